@@ -1,0 +1,5 @@
+//! chuhe (楚河): the rules of Xiangqi, Janggi and Three Kingdoms Xiangqi, adjudication
+//! and analysis, served over gRPC.
+
+pub mod notation;
+pub mod rules;

@@ -1,0 +1,3 @@
+//! Text forms: FEN positions and move notations, parse and format.
+
+pub mod fen;

@@ -1,0 +1,91 @@
+//! A game as a start position plus the moves played: what repetition and move-limit
+//! rules judge. Each ply keeps the key after it, whether it gave check and what it took.
+
+use super::types::{Move, Piece};
+use super::xiangqi::{IllegalMove, Position, Undo};
+
+/// One ply of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub mv: Move,
+    /// Key of the position after the move.
+    pub key_after: u64,
+    /// The move left the opponent in check.
+    pub gave_check: bool,
+    pub captured: Option<Piece>,
+    undo: Undo,
+}
+
+/// A Xiangqi game: start position, moves, and the current position.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    plies: Vec<Ply>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game { position: start.clone(), start, plies: Vec::new() }
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// Plays a legal move, or leaves the game unchanged and says why not.
+    pub fn play(&mut self, m: Move) -> Result<&Ply, IllegalMove> {
+        if !self.position.is_legal(m) {
+            return Err(IllegalMove(m));
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal.
+    pub fn play_unchecked(&mut self, m: Move) -> &Ply {
+        let undo = self.position.play_unchecked(m);
+        let ply = Ply {
+            mv: m,
+            key_after: self.position.key(),
+            gave_check: self.position.in_check(),
+            captured: undo.captured,
+            undo,
+        };
+        self.plies.push(ply);
+        &self.plies[self.plies.len() - 1]
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.plies.pop()?;
+        self.position.undo(ply.mv, ply.undo);
+        Some(ply.mv)
+    }
+
+    /// Key of the position before ply `i` (0 is the start position).
+    pub fn key_before(&self, i: usize) -> u64 {
+        if i == 0 { self.start.key() } else { self.plies[i - 1].key_after }
+    }
+
+    /// Keys of the positions since the last capture, oldest first, ending with the
+    /// current one (the start position counts when no capture has happened since).
+    pub fn keys_since_capture(&self) -> impl Iterator<Item = u64> + '_ {
+        let first = self.plies.iter().rposition(|p| p.captured.is_some()).map_or(0, |i| i + 1);
+        (first..=self.plies.len()).map(|i| self.key_before(i))
+    }
+
+    /// How many times the current position (with the same side to move) has stood on
+    /// the board since the last capture, itself included.
+    pub fn occurrences_of_current(&self) -> usize {
+        let key = self.position.key();
+        self.keys_since_capture().filter(|&k| k == key).count()
+    }
+}

@@ -1,0 +1,56 @@
+//! Pure game logic: positions, moves, move generation, outcomes. No I/O, no async.
+//!
+//! # Design
+//!
+//! The variants share what is truly the same and nothing more:
+//!
+//! - [`types`]: colours, piece kinds, points, moves and a fixed-capacity move list for
+//!   the two-player 9x10 games. A [`types::Move`] is 16 bits; a pass (Janggi) is the
+//!   move whose two points coincide.
+//! - [`board`]: the 9x10 board of Xiangqi and Janggi, a padded mailbox plus per-rank and
+//!   per-file occupancy words and per-piece bitboards (`u128`), kept consistent by every
+//!   mutation together with an incremental Zobrist key. Sliders look up what they see
+//!   along a line in tables built at compile time (`RANK_LINES`, `FILE_LINES`), so a
+//!   chariot's or a cannon's moves cost two loads; horse tables are shared too. The
+//!   board knows no rule.
+//! - [`setup`]: the unchecked arrangement a FEN describes. A variant turns it into its
+//!   own position type only through validation with typed errors.
+//! - One module per variant over that geometry ([`xiangqi`]; Janggi adds palace
+//!   diagonals, other leapers and the pass on the same board). Each variant owns its
+//!   step tables, its legality filter and its position type, so no variant pays for
+//!   another's rules in its hot loop.
+//! - Three Kingdoms is not a rectangle and has three players: it gets its own point
+//!   graph (135 points, branching lines) and position type, and meets the others only
+//!   at the [`perft::Node`] trait and at the service boundary, where a variant is an
+//!   enum and a player is not assumed to be one of two.
+//!
+//! Outcomes that need history (repetition, move limits) live above the position, in
+//! [`history`], which keeps the keys and check flags of every ply.
+
+pub mod board;
+pub mod history;
+pub mod perft;
+pub mod setup;
+pub mod types;
+pub mod xiangqi;
+
+/// The state of a position on its own (no history): still playable, or lost for the
+/// side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ongoing,
+    /// In check with no legal move: the side to move loses.
+    Checkmate,
+    /// Not in check but no legal move (困毙): the side to move loses in Xiangqi.
+    Stalemate,
+}
+
+impl Status {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Checkmate => "checkmate",
+            Status::Stalemate => "stalemate",
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Small value types of the 9x10 games: colours, piece kinds, points and moves.
+
+use std::fmt;
+
+/// One of the two sides of Xiangqi and Janggi.
+///
+/// In Janggi, `Red` is Cho (初, who moves first) and `Black` is Han (漢).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Color {
+    Red = 0,
+    Black = 1,
+}
+
+impl Color {
+    pub const ALL: [Color; 2] = [Color::Red, Color::Black];
+
+    #[inline(always)]
+    pub const fn other(self) -> Color {
+        match self {
+            Color::Red => Color::Black,
+            Color::Black => Color::Red,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Red => "red",
+            Color::Black => "black",
+        }
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    #[inline(always)]
+    fn not(self) -> Color {
+        self.other()
+    }
+}
+
+/// The seven kinds of piece shared by Xiangqi and Janggi (Janggi calls the advisor a
+/// guard and the pawn a soldier; they move differently, the kinds are the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum PieceKind {
+    General = 0,
+    Advisor = 1,
+    Elephant = 2,
+    Horse = 3,
+    Chariot = 4,
+    Cannon = 5,
+    Pawn = 6,
+}
+
+impl PieceKind {
+    pub const ALL: [PieceKind; 7] = [
+        PieceKind::General,
+        PieceKind::Advisor,
+        PieceKind::Elephant,
+        PieceKind::Horse,
+        PieceKind::Chariot,
+        PieceKind::Cannon,
+        PieceKind::Pawn,
+    ];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Upper-case FEN letter (Red's form).
+    pub const fn letter(self) -> char {
+        match self {
+            PieceKind::General => 'K',
+            PieceKind::Advisor => 'A',
+            PieceKind::Elephant => 'B',
+            PieceKind::Horse => 'N',
+            PieceKind::Chariot => 'R',
+            PieceKind::Cannon => 'C',
+            PieceKind::Pawn => 'P',
+        }
+    }
+
+    /// Reads a FEN letter of either case; `h` and `e` are the accepted aliases of the
+    /// horse and the elephant.
+    pub const fn from_letter(c: char) -> Option<PieceKind> {
+        match c.to_ascii_uppercase() {
+            'K' => Some(PieceKind::General),
+            'A' => Some(PieceKind::Advisor),
+            'B' | 'E' => Some(PieceKind::Elephant),
+            'N' | 'H' => Some(PieceKind::Horse),
+            'R' => Some(PieceKind::Chariot),
+            'C' => Some(PieceKind::Cannon),
+            'P' => Some(PieceKind::Pawn),
+            _ => None,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceKind::General => "general",
+            PieceKind::Advisor => "advisor",
+            PieceKind::Elephant => "elephant",
+            PieceKind::Horse => "horse",
+            PieceKind::Chariot => "chariot",
+            PieceKind::Cannon => "cannon",
+            PieceKind::Pawn => "pawn",
+        }
+    }
+}
+
+/// A coloured piece, packed as `color * 7 + kind` (0..14).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece(u8);
+
+impl Piece {
+    #[inline(always)]
+    pub const fn new(color: Color, kind: PieceKind) -> Piece {
+        Piece(color as u8 * 7 + kind as u8)
+    }
+
+    #[inline(always)]
+    pub const fn color(self) -> Color {
+        if self.0 < 7 { Color::Red } else { Color::Black }
+    }
+
+    #[inline(always)]
+    pub const fn kind(self) -> PieceKind {
+        PieceKind::ALL[(self.0 % 7) as usize]
+    }
+
+    /// The piece with table index `index` (0..14); checked in debug builds.
+    #[inline(always)]
+    pub(crate) const fn from_index_unchecked(index: u8) -> Piece {
+        debug_assert!(index < 14);
+        Piece(index)
+    }
+
+    /// Index 0..14, for tables.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// FEN letter: upper case for Red, lower case for Black.
+    pub const fn fen_char(self) -> char {
+        let c = self.kind().letter();
+        match self.color() {
+            Color::Red => c,
+            Color::Black => c.to_ascii_lowercase(),
+        }
+    }
+
+    pub fn from_fen_char(c: char) -> Option<Piece> {
+        let kind = PieceKind::from_letter(c)?;
+        let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
+        Some(Piece::new(color, kind))
+    }
+}
+
+/// A point of the 9x10 board: `rank * 9 + file`, file 0..9 (a..i) from Red's left,
+/// rank 0..10 from Red's back rank, as ICCS writes them (`e0` is Red's general).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    pub const COUNT: usize = 90;
+
+    #[inline(always)]
+    pub const fn new(file: u8, rank: u8) -> Square {
+        debug_assert!(file < 9 && rank < 10);
+        Square(rank * 9 + file)
+    }
+
+    /// The square with this index, if it is on the board.
+    #[inline(always)]
+    pub const fn from_index(index: usize) -> Option<Square> {
+        if index < 90 { Some(Square(index as u8)) } else { None }
+    }
+
+    /// # Safety-free contract
+    /// `index` must be below 90; checked in debug builds.
+    #[inline(always)]
+    pub(crate) const fn from_index_unchecked(index: usize) -> Square {
+        debug_assert!(index < 90);
+        Square(index as u8)
+    }
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    pub const fn file(self) -> u8 {
+        self.0 % 9
+    }
+
+    #[inline(always)]
+    pub const fn rank(self) -> u8 {
+        self.0 / 9
+    }
+
+    /// The point mirrored across the river (Red's view to Black's view).
+    pub const fn flip_rank(self) -> Square {
+        Square::new(self.file(), 9 - self.rank())
+    }
+
+    /// The square `df` files and `dr` ranks away, if it is on the board.
+    pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
+        let f = self.file() as i8 + df;
+        let r = self.rank() as i8 + dr;
+        if f >= 0 && f < 9 && r >= 0 && r < 10 { Some(Square::new(f as u8, r as u8)) } else { None }
+    }
+
+    /// Parses ICCS coordinates such as `e0` (case-insensitive file letter).
+    pub fn parse(s: &str) -> Option<Square> {
+        let b = s.as_bytes();
+        if b.len() != 2 {
+            return None;
+        }
+        let f = b[0].to_ascii_lowercase().wrapping_sub(b'a');
+        let r = b[1].wrapping_sub(b'0');
+        if f < 9 && r < 10 { Some(Square::new(f, r)) } else { None }
+    }
+
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..90u8).map(Square)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A move on the 9x10 board, packed into 16 bits. A pass (Janggi) has `from == to`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move(from.0 as u16 | (to.0 as u16) << 7)
+    }
+
+    /// The pass of Janggi. It is written `pass` in ICCS.
+    pub const PASS: Move = Move(0);
+
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square((self.0 & 0x7f) as u8)
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square((self.0 >> 7) as u8)
+    }
+
+    #[inline(always)]
+    pub const fn is_pass(self) -> bool {
+        self.0 & 0x7f == self.0 >> 7
+    }
+
+    /// Parses ICCS (`h2e2`, also `H2-E2`), or `pass`.
+    pub fn parse_iccs(s: &str) -> Option<Move> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("pass") || s == "@@@@" || s == "0000" {
+            return Some(Move::PASS);
+        }
+        let (a, b) = match s.len() {
+            4 => (&s[0..2], &s[2..4]),
+            5 if s.as_bytes()[2] == b'-' => (&s[0..2], &s[3..5]),
+            _ => return None,
+        };
+        let (from, to) = (Square::parse(a)?, Square::parse(b)?);
+        if from == to {
+            return None;
+        }
+        Some(Move::new(from, to))
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_pass() { f.write_str("pass") } else { write!(f, "{}{}", self.from(), self.to()) }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A fixed-capacity list of moves; move generation never allocates.
+#[derive(Clone)]
+pub struct MoveList {
+    len: usize,
+    moves: [Move; MoveList::CAPACITY],
+}
+
+impl MoveList {
+    /// More than the most moves any legal 9x10 position has (about 120 pseudo-legal
+    /// moves with a full army; Janggi adds the pass).
+    pub const CAPACITY: usize = 192;
+
+    #[inline(always)]
+    pub const fn new() -> MoveList {
+        MoveList { len: 0, moves: [Move(0); MoveList::CAPACITY] }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < Self::CAPACITY);
+        // The bound holds by construction (see CAPACITY); `get_mut` keeps it memory safe.
+        if let Some(slot) = self.moves.get_mut(self.len) {
+            *slot = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.moves[..self.len].swap(a, b)
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}

@@ -1,0 +1,337 @@
+//! Xiangqi (Chinese chess): validated positions, legal moves, make and unmake, status.
+//!
+//! ```
+//! use chuhe::rules::xiangqi::Position;
+//! use chuhe::rules::types::{Move, MoveList};
+//!
+//! let mut pos = Position::startpos();
+//! let mut moves = MoveList::new();
+//! pos.legal_moves(&mut moves);
+//! assert_eq!(moves.len(), 44);
+//! let central_cannon = Move::parse_iccs("h2e2").unwrap();
+//! pos.play(central_cannon).unwrap();
+//! assert!(pos.play(Move::parse_iccs("a0a5").unwrap()).is_err()); // not Red's turn
+//! ```
+
+mod movegen;
+pub mod tables;
+
+use std::fmt;
+
+use super::Status;
+use super::board::{Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::setup::Setup;
+use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
+use tables::{ADVISOR_POINTS, ELEPHANT_POINTS, PALACE, PAWN_POINTS};
+
+/// A Xiangqi position that passed validation: exactly one general each, every piece on
+/// a point it can reach, the side not to move not in check, the generals not facing.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+}
+
+/// What [`Position::play_unchecked`] hands back so that [`Position::undo`] can restore
+/// the position exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Undo {
+    pub captured: Option<Piece>,
+    halfmove_clock: u32,
+}
+
+/// Why an arrangement of pieces is not a Xiangqi position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A side has no general, or more than one.
+    GeneralCount { color: Color, count: u32 },
+    /// More pieces of a kind than a side starts with.
+    TooManyPieces { piece: Piece, count: u32, max: u32 },
+    /// A general or an advisor outside its palace.
+    OutsidePalace { piece: Piece, square: Square },
+    /// An elephant across the river.
+    ElephantAcrossRiver { piece: Piece, square: Square },
+    /// A piece on a point it can never reach from its start (an advisor off the palace
+    /// diagonals, an elephant off its seven points, a pawn behind its start or beside it
+    /// before the river).
+    UnreachablePoint { piece: Piece, square: Square },
+    /// The side that is not to move is in check: the mover could take the general.
+    OpponentInCheck { checkers: Vec<Square> },
+    /// The generals face each other on an open file.
+    GeneralsFacing { file: u8 },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = |p: &Piece| format!("{} {}", p.color().name(), p.kind().name());
+        match self {
+            PositionError::GeneralCount { color, count } => {
+                write!(f, "{} has {count} generals, needs exactly one", color.name())
+            }
+            PositionError::TooManyPieces { piece, count, max } => {
+                write!(f, "{count} pieces of kind {} ('{}'), at most {max}", who(piece), piece.fen_char())
+            }
+            PositionError::OutsidePalace { piece, square } => {
+                write!(f, "{} on {square} is outside its palace", who(piece))
+            }
+            PositionError::ElephantAcrossRiver { piece, square } => {
+                write!(f, "{} on {square} is across the river", who(piece))
+            }
+            PositionError::UnreachablePoint { piece, square } => {
+                write!(f, "{} on {square} stands where it can never go", who(piece))
+            }
+            PositionError::OpponentInCheck { checkers } => {
+                let list: Vec<String> = checkers.iter().map(|s| s.to_string()).collect();
+                write!(f, "the side not to move is in check (from {})", list.join(", "))
+            }
+            PositionError::GeneralsFacing { file } => {
+                write!(f, "the generals face each other on file {}", (b'a' + file) as char)
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// The most pieces of each kind a side starts with.
+const MAX_PIECES: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
+
+impl Position {
+    /// The initial position, FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`.
+    pub fn startpos() -> Position {
+        use PieceKind::*;
+        let mut board = Board::empty();
+        let back = [Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot];
+        for color in Color::ALL {
+            let (home, cannons, pawns) = if color == Color::Red { (0, 2, 3) } else { (9, 7, 6) };
+            for (file, kind) in back.iter().enumerate() {
+                board.put(Square::new(file as u8, home), Piece::new(color, *kind));
+            }
+            for file in [1, 7] {
+                board.put(Square::new(file, cannons), Piece::new(color, Cannon));
+            }
+            for file in [0, 2, 4, 6, 8] {
+                board.put(Square::new(file, pawns), Piece::new(color, Pawn));
+            }
+        }
+        Position { board, turn: Color::Red, halfmove_clock: 0, fullmove_number: 1 }
+    }
+
+    /// Validates a setup. This is the only way to build a position from pieces.
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        let b = &setup.board;
+        for color in Color::ALL {
+            let n = b.count(Piece::new(color, PieceKind::General));
+            if n != 1 {
+                return Err(PositionError::GeneralCount { color, count: n });
+            }
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(color, kind);
+                let (count, max) = (b.count(piece), MAX_PIECES[kind.index()]);
+                if count > max {
+                    return Err(PositionError::TooManyPieces { piece, count, max });
+                }
+            }
+        }
+        for (square, piece) in b.iter() {
+            let c = piece.color().index();
+            let at = bit(square);
+            let error = match piece.kind() {
+                PieceKind::General if at & PALACE[c] == 0 => Some(PositionError::OutsidePalace { piece, square }),
+                PieceKind::Advisor if at & PALACE[c] == 0 => Some(PositionError::OutsidePalace { piece, square }),
+                PieceKind::Advisor if at & ADVISOR_POINTS[c] == 0 => {
+                    Some(PositionError::UnreachablePoint { piece, square })
+                }
+                PieceKind::Elephant if !tables::own_side(c, square.rank() as i32) => {
+                    Some(PositionError::ElephantAcrossRiver { piece, square })
+                }
+                PieceKind::Elephant if at & ELEPHANT_POINTS[c] == 0 => {
+                    Some(PositionError::UnreachablePoint { piece, square })
+                }
+                PieceKind::Pawn if at & PAWN_POINTS[c] == 0 => Some(PositionError::UnreachablePoint { piece, square }),
+                _ => None,
+            };
+            if let Some(e) = error {
+                return Err(e);
+            }
+        }
+        let pos = Position {
+            board: setup.board,
+            turn: setup.turn,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+        };
+        let (red, black) = (pos.board.general(Color::Red), pos.board.general(Color::Black));
+        if let (Some(r), Some(k)) = (red, black) {
+            if r.file() == k.file() {
+                let between = pos.board.file_occupancy(r.file()) & ((1 << k.rank()) - 1) & !((2 << r.rank()) - 1);
+                if between == 0 {
+                    return Err(PositionError::GeneralsFacing { file: r.file() });
+                }
+            }
+        }
+        let them = pos.turn.other();
+        if let Some(king) = pos.board.general(them) {
+            let checkers = movegen::attackers_of(&pos, king, pos.turn);
+            if checkers != 0 {
+                return Err(PositionError::OpponentInCheck { checkers: squares(checkers).collect() });
+            }
+        }
+        Ok(pos)
+    }
+
+    /// The unchecked form of this position (for FEN output or editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    #[inline(always)]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[inline(always)]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Zobrist key of pieces and side to move.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.board.key() ^ if self.turn == Color::Black { ZOBRIST_BLACK_TO_MOVE } else { 0 }
+    }
+
+    /// The key computed from scratch (for tests of the incremental key).
+    pub fn key_from_scratch(&self) -> u64 {
+        self.board.key_from_scratch() ^ if self.turn == Color::Black { ZOBRIST_BLACK_TO_MOVE } else { 0 }
+    }
+
+    /// Appends every legal move to `list`.
+    #[inline]
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        self.generate::<false>(list)
+    }
+
+    /// Appends every legal capture to `list`.
+    pub fn legal_captures(&self, list: &mut MoveList) {
+        self.generate::<true>(list)
+    }
+
+    /// How many legal moves there are (perft's last ply).
+    #[inline]
+    pub fn legal_move_count(&self) -> usize {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.len()
+    }
+
+    /// Is the side to move in check?
+    pub fn in_check(&self) -> bool {
+        match self.board.general(self.turn) {
+            Some(k) => self.attacked_after(k, k, k),
+            None => false,
+        }
+    }
+
+    /// Is `m` a legal move here?
+    pub fn is_legal(&self, m: Move) -> bool {
+        if m.is_pass() {
+            return false;
+        }
+        match self.board.piece_at(m.from()) {
+            Some(p) if p.color() == self.turn => {}
+            _ => return false,
+        }
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(m)
+    }
+
+    /// Plays a move known to be legal. Returns what [`Position::undo`] needs.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
+        let undo = Undo { captured: self.board.move_piece(m.from(), m.to()), halfmove_clock: self.halfmove_clock };
+        self.halfmove_clock = if undo.captured.is_some() { 0 } else { self.halfmove_clock.saturating_add(1) };
+        if self.turn == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        undo
+    }
+
+    /// Takes back the move `m` played with [`Position::play_unchecked`].
+    #[inline]
+    pub fn undo(&mut self, m: Move, undo: Undo) {
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        self.halfmove_clock = undo.halfmove_clock;
+        self.board.unmove_piece(m.from(), m.to(), undo.captured);
+    }
+
+    /// Plays `m` if it is legal; otherwise leaves the position unchanged.
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }
+    }
+
+    /// Would `m` (legal) give check?
+    pub fn gives_check(&self, m: Move) -> bool {
+        let mut after = self.clone();
+        after.play_unchecked(m);
+        after.in_check()
+    }
+
+    /// Ongoing, or lost for the side to move by checkmate or stalemate.
+    pub fn status(&self) -> Status {
+        if self.legal_move_count() > 0 {
+            Status::Ongoing
+        } else if self.in_check() {
+            Status::Checkmate
+        } else {
+            Status::Stalemate
+        }
+    }
+
+    /// The positions of the pieces that can still attack (chariot, horse, cannon, pawn).
+    pub fn attacking_pieces(&self, color: Color) -> u32 {
+        [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon, PieceKind::Pawn]
+            .iter()
+            .map(|k| self.board.pieces(color, *k).count_ones())
+            .sum()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{:?}", self.board)?;
+        write!(f, "{} to move, halfmove {}, move {}", self.turn.name(), self.halfmove_clock, self.fullmove_number)
+    }
+}
+
+/// A move that is not legal in the position it was offered to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}

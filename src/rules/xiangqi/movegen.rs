@@ -1,0 +1,233 @@
+//! Legal move generation for Xiangqi.
+//!
+//! Moves are generated pseudo-legally from table look-ups and filtered by a king-safety
+//! test that runs only where a move can matter: every general move; moves off a line of
+//! the general that an enemy chariot, cannon or general stands on; moves onto a line an
+//! enemy cannon stands on (a new screen); moves off a horse-leg point of an enemy horse
+//! aiming at the general; every move when in check. The test itself reads the board as
+//! it would be after the move without changing it.
+
+use super::Position;
+use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
+use crate::rules::board::{
+    Bitboard, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, RANK_LINES, RANK_MASKS, bit, code,
+    file_bits_to_board, rank_bits_to_board, squares,
+};
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
+
+/// Which moves need the king-safety test in the current position.
+struct Guard {
+    king: Square,
+    /// Moving a piece away from one of these points may expose the general.
+    hot_from: Bitboard,
+    /// Moving a piece onto one of these points may give an enemy cannon a screen.
+    hot_to: Bitboard,
+}
+
+impl Position {
+    fn guard(&self, king: Square) -> Guard {
+        let b = &self.board;
+        let them = self.turn.other();
+        if self.attacked_after(king, king, king) {
+            return Guard { king, hot_from: !0, hot_to: !0 };
+        }
+        let (kf, kr) = (king.file() as usize, king.rank() as usize);
+        let chariots = b.pieces(them, PieceKind::Chariot);
+        let cannons = b.pieces(them, PieceKind::Cannon);
+        let general = b.pieces(them, PieceKind::General);
+        let mut hot_from = bit(king);
+        let mut hot_to = 0;
+        if (chariots | cannons) & RANK_MASKS[kr] != 0 {
+            hot_from |= RANK_MASKS[kr];
+        }
+        if (chariots | cannons | general) & FILE_MASKS[kf] != 0 {
+            hot_from |= FILE_MASKS[kf];
+        }
+        if cannons & RANK_MASKS[kr] != 0 {
+            hot_to |= RANK_MASKS[kr];
+        }
+        if cannons & FILE_MASKS[kf] != 0 {
+            hot_to |= FILE_MASKS[kf];
+        }
+        let horses = b.pieces(them, PieceKind::Horse);
+        if horses & HORSE_ZONES[king.index()] != 0 {
+            for st in HORSE_ATTACKERS[king.index()].as_slice() {
+                if horses & (1u128 << st.to) != 0 {
+                    hot_from |= 1u128 << st.block;
+                }
+            }
+        }
+        Guard { king, hot_from, hot_to }
+    }
+
+    /// Would the general of the side to move, standing on `king` after the move
+    /// `from`-`to`, be attacked or face the enemy general? With `from == to == king` this
+    /// asks about the position as it is.
+    #[inline]
+    pub(crate) fn attacked_after(&self, king: Square, from: Square, to: Square) -> bool {
+        let b = &self.board;
+        let them = self.turn.other();
+        let (kf, kr) = (king.file(), king.rank());
+        let mut rank_occ = b.rank_occupancy(kr);
+        let mut file_occ = b.file_occupancy(kf);
+        if from.rank() == kr {
+            rank_occ &= !(1 << from.file());
+        }
+        if from.file() == kf {
+            file_occ &= !(1 << from.rank());
+        }
+        if to.rank() == kr {
+            rank_occ |= 1 << to.file();
+        }
+        if to.file() == kf {
+            file_occ |= 1 << to.rank();
+        }
+        let mover = b.code_at(from.index());
+        let at = |i: usize| {
+            if i == to.index() {
+                mover
+            } else if i == from.index() {
+                0
+            } else {
+                b.code_at(i)
+            }
+        };
+        let chariot = code(Piece::new(them, PieceKind::Chariot));
+        let cannon = code(Piece::new(them, PieceKind::Cannon));
+        let general = code(Piece::new(them, PieceKind::General));
+
+        let base = kr as usize * 9;
+        let v = &RANK_LINES[kf as usize][rank_occ as usize];
+        if at(base + v.stops[0] as usize) == chariot
+            || at(base + v.stops[1] as usize) == chariot
+            || at(base + v.stops[2] as usize) == cannon
+            || at(base + v.stops[3] as usize) == cannon
+        {
+            return true;
+        }
+        let base = kf as usize;
+        let v = &FILE_LINES[kr as usize][file_occ as usize];
+        let (a, c) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
+        if a == chariot
+            || a == general
+            || c == chariot
+            || c == general
+            || at(base + v.stops[2] as usize) == cannon
+            || at(base + v.stops[3] as usize) == cannon
+        {
+            return true;
+        }
+        // A capture on `to` removes the enemy piece standing there.
+        let alive = !bit(to);
+        let horses = b.pieces(them, PieceKind::Horse) & alive;
+        if horses & HORSE_ZONES[king.index()] != 0 {
+            for st in HORSE_ATTACKERS[king.index()].as_slice() {
+                if horses & (1u128 << st.to) != 0 && at(st.block as usize) == 0 {
+                    return true;
+                }
+            }
+        }
+        PAWN_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
+    }
+
+    /// Every enemy piece that attacks the general of the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        let b = &self.board;
+        let Some(king) = b.general(self.turn) else {
+            return 0;
+        };
+        attackers_of(self, king, self.turn.other())
+    }
+
+    /// Appends the legal moves (all of them, or captures only) to `list`.
+    pub(super) fn generate<const CAPTURES_ONLY: bool>(&self, list: &mut MoveList) {
+        let b = &self.board;
+        let us = self.turn;
+        let Some(king) = b.general(us) else { return };
+        let guard = self.guard(king);
+        let own = b.by_color(us);
+        let enemy = b.by_color(us.other());
+        let empty = !b.occupied();
+        let allowed = if CAPTURES_ONLY { enemy } else { !own };
+        let c = us.index();
+
+        let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
+            let from_hot = guard.hot_from & bit(from) != 0;
+            for to in squares(targets) {
+                if (from_hot || guard.hot_to & bit(to) != 0)
+                    && self.attacked_after(king_after(&guard, from, to), from, to)
+                {
+                    continue;
+                }
+                list.push(Move::new(from, to));
+            }
+        };
+
+        for from in squares(b.pieces(us, PieceKind::Chariot)) {
+            let (rv, fv) = (b.rank_view(from), b.file_view(from));
+            let mut t = (rank_bits_to_board(rv.first, from.rank()) | file_bits_to_board(fv.first, from.file())) & enemy;
+            if !CAPTURES_ONLY {
+                t |= rank_bits_to_board(rv.quiet, from.rank()) | file_bits_to_board(fv.quiet, from.file());
+            }
+            emit(from, t, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Cannon)) {
+            let (rv, fv) = (b.rank_view(from), b.file_view(from));
+            let mut t =
+                (rank_bits_to_board(rv.second, from.rank()) | file_bits_to_board(fv.second, from.file())) & enemy;
+            if !CAPTURES_ONLY {
+                t |= rank_bits_to_board(rv.quiet, from.rank()) | file_bits_to_board(fv.quiet, from.file());
+            }
+            emit(from, t, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Horse)) {
+            let mut t = 0;
+            for st in HORSE_MOVES[from.index()].as_slice() {
+                if empty & (1u128 << st.block) != 0 {
+                    t |= 1u128 << st.to;
+                }
+            }
+            emit(from, t & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Pawn)) {
+            emit(from, PAWN_STEPS[c][from.index()] & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Elephant)) {
+            let mut t = 0;
+            for st in ELEPHANT_STEPS[c][from.index()].as_slice() {
+                if empty & (1u128 << st.block) != 0 {
+                    t |= 1u128 << st.to;
+                }
+            }
+            emit(from, t & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Advisor)) {
+            emit(from, ADVISOR_STEPS[c][from.index()] & allowed, list);
+        }
+        emit(king, GENERAL_STEPS[c][king.index()] & allowed, list);
+    }
+}
+
+#[inline(always)]
+fn king_after(guard: &Guard, from: Square, to: Square) -> Square {
+    if from == guard.king { to } else { guard.king }
+}
+
+/// Every piece of `by` that attacks `target` (the generals' facing included).
+pub(crate) fn attackers_of(pos: &Position, target: Square, by: Color) -> Bitboard {
+    let b = pos.board();
+    let (f, r) = (target.file(), target.rank());
+    let (rv, fv) = (b.rank_view(target), b.file_view(target));
+    let first = rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f);
+    let second = rank_bits_to_board(rv.second, r) | file_bits_to_board(fv.second, f);
+    let mut found = first & b.pieces(by, PieceKind::Chariot);
+    found |= second & b.pieces(by, PieceKind::Cannon);
+    found |= file_bits_to_board(fv.first, f) & b.pieces(by, PieceKind::General);
+    for st in HORSE_ATTACKERS[target.index()].as_slice() {
+        if b.pieces(by, PieceKind::Horse) & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
+            found |= 1u128 << st.to;
+        }
+    }
+    found |= PAWN_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn);
+    found
+}
