@@ -341,6 +341,18 @@ impl Board {
         if bb == 0 { None } else { Some(Square::from_index_unchecked(bb.trailing_zeros() as usize)) }
     }
 
+    /// The file on which the two generals face each other with nothing between, if
+    /// they do (Xiangqi forbids it; Janggi calls it bikjang).
+    pub fn generals_facing(&self) -> Option<u8> {
+        let (r, k) = (self.general(Color::Red)?, self.general(Color::Black)?);
+        if r.file() != k.file() {
+            return None;
+        }
+        let (lo, hi) = (r.rank().min(k.rank()), r.rank().max(k.rank()));
+        let between = self.file_occ[r.file() as usize] & ((1 << hi) - 1) & !((2 << lo) - 1);
+        (between == 0).then_some(r.file())
+    }
+
     #[inline(always)]
     fn toggle(&mut self, sq: Square, p: Piece) {
         let (f, r) = (sq.file(), sq.rank());

@@ -22,11 +22,13 @@ pub struct Game {
     start: Position,
     position: Position,
     plies: Vec<Ply>,
+    /// Number of plies up to and including the last capture (0 if none).
+    capture_horizon: usize,
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { position: start.clone(), start, plies: Vec::new() }
+        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0 }
     }
 
     pub fn start(&self) -> &Position {
@@ -60,12 +62,18 @@ impl Game {
             undo,
         };
         self.plies.push(ply);
+        if ply.captured.is_some() {
+            self.capture_horizon = self.plies.len();
+        }
         &self.plies[self.plies.len() - 1]
     }
 
     /// Takes back the last move, if any.
     pub fn undo(&mut self) -> Option<Move> {
         let ply = self.plies.pop()?;
+        if ply.captured.is_some() {
+            self.capture_horizon = self.plies.iter().rposition(|p| p.captured.is_some()).map_or(0, |i| i + 1);
+        }
         self.position.undo(ply.mv, ply.undo);
         Some(ply.mv)
     }
@@ -78,8 +86,18 @@ impl Game {
     /// Keys of the positions since the last capture, oldest first, ending with the
     /// current one (the start position counts when no capture has happened since).
     pub fn keys_since_capture(&self) -> impl Iterator<Item = u64> + '_ {
-        let first = self.plies.iter().rposition(|p| p.captured.is_some()).map_or(0, |i| i + 1);
-        (first..=self.plies.len()).map(|i| self.key_before(i))
+        (self.capture_horizon..=self.plies.len()).map(|i| self.key_before(i))
+    }
+
+    /// Index (in `key_before` terms) of the first position since the last capture.
+    pub fn capture_horizon(&self) -> usize {
+        self.capture_horizon
+    }
+
+    /// The side that played ply `i` (1-based).
+    pub fn mover_of_ply(&self, i: usize) -> crate::rules::types::Color {
+        let start = self.start.turn();
+        if i % 2 == 1 { start } else { start.other() }
     }
 
     /// How many times the current position (with the same side to move) has stood on

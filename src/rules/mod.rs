@@ -29,6 +29,7 @@
 
 pub mod board;
 pub mod history;
+pub mod outcome;
 pub mod perft;
 pub mod setup;
 pub mod types;

@@ -13,8 +13,12 @@
 //! assert!(pos.play(Move::parse_iccs("a0a5").unwrap()).is_err()); // not Red's turn
 //! ```
 
+pub mod adjudicate;
+mod explain;
 mod movegen;
 pub mod tables;
+
+pub use explain::IllegalReason;
 
 use std::fmt;
 
@@ -163,14 +167,8 @@ impl Position {
             halfmove_clock: setup.halfmove_clock,
             fullmove_number: setup.fullmove_number.max(1),
         };
-        let (red, black) = (pos.board.general(Color::Red), pos.board.general(Color::Black));
-        if let (Some(r), Some(k)) = (red, black) {
-            if r.file() == k.file() {
-                let between = pos.board.file_occupancy(r.file()) & ((1 << k.rank()) - 1) & !((2 << r.rank()) - 1);
-                if between == 0 {
-                    return Err(PositionError::GeneralsFacing { file: r.file() });
-                }
-            }
+        if let Some(file) = pos.board.generals_facing() {
+            return Err(PositionError::GeneralsFacing { file });
         }
         let them = pos.turn.other();
         if let Some(king) = pos.board.general(them) {

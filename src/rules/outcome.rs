@@ -1,0 +1,100 @@
+//! Results of two-player games and the rulings that explain them.
+
+use super::types::Color;
+
+/// The result of a game as it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Ongoing,
+    Win(Color),
+    Draw,
+}
+
+/// What ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    Checkmate,
+    /// No legal move without being in check; the side to move loses.
+    Stalemate,
+    /// The same position for the third time while one side checked on every move of
+    /// the cycle: that side loses.
+    PerpetualCheck,
+    /// The same position for the third time with both sides checking throughout.
+    MutualPerpetualCheck,
+    /// The same position for the third time, no side at fault.
+    RepetitionDraw,
+    /// Too many moves without a capture.
+    MoveLimit,
+    /// No chariot, horse, cannon or pawn left on either side.
+    InsufficientMaterial,
+    Resignation,
+    Timeout,
+    AgreedDraw,
+}
+
+impl Termination {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::PerpetualCheck => "perpetual check",
+            Termination::MutualPerpetualCheck => "mutual perpetual check",
+            Termination::RepetitionDraw => "repetition",
+            Termination::MoveLimit => "move limit",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::Resignation => "resignation",
+            Termination::Timeout => "timeout",
+            Termination::AgreedDraw => "agreed draw",
+        }
+    }
+}
+
+/// Something that happens off the board, after a number of plies of the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Resign(Color),
+    Timeout(Color),
+    DrawAgreed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Event {
+    pub kind: EventKind,
+    /// The event happened after this many plies of the record.
+    pub ply: usize,
+}
+
+/// A decided (or undecided) game, with what a referee needs to agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    pub result: GameResult,
+    /// What ended the game; `None` while it goes on.
+    pub termination: Option<Termination>,
+    /// The side whose play decided it (the mated, the perpetual checker, the resigner).
+    pub at_fault: Option<Color>,
+    /// The game ended after this many plies (the record's length while it goes on).
+    pub decided_at_ply: usize,
+    /// First and last ply of the repeating cycle, for repetition rulings (1-based plies:
+    /// ply `i` is the `i`-th move of the record).
+    pub cycle: Option<(usize, usize)>,
+    /// For perpetual check: the checking plies of the side at fault within the cycle.
+    pub checking_plies: Vec<usize>,
+    /// Moves of the record played after the game had ended.
+    pub moves_after_end: usize,
+    pub explanation: String,
+}
+
+impl Ruling {
+    pub fn ongoing(plies: usize) -> Ruling {
+        Ruling {
+            result: GameResult::Ongoing,
+            termination: None,
+            at_fault: None,
+            decided_at_ply: plies,
+            cycle: None,
+            checking_plies: Vec::new(),
+            moves_after_end: 0,
+            explanation: "the game goes on".to_string(),
+        }
+    }
+}
