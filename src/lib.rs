@@ -3,3 +3,5 @@
 
 pub mod notation;
 pub mod rules;
+pub mod service;
+pub mod telemetry;

@@ -1,0 +1,8 @@
+//! Thin tonic adapters: proto <-> domain, errors, limits.
+
+pub mod convert;
+pub mod errors;
+pub mod middleware;
+pub mod proto;
+pub mod rules;
+pub mod server;

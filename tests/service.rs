@@ -1,0 +1,417 @@
+//! Integration tests: the real server on an ephemeral port, called with the generated
+//! tonic client.
+
+use std::time::Duration;
+
+use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::service::server::{ServerConfig, serve};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tonic::Code;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    handle: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    async fn client(&self) -> RulesServiceClient<Channel> {
+        RulesServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
+    }
+
+    async fn channel(&self) -> Channel {
+        Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.expect("connect")
+    }
+
+    async fn shutdown(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(Duration::from_secs(10), self.handle).await.expect("server stops").unwrap();
+    }
+}
+
+async fn start(config: ServerConfig) -> Running {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = oneshot::channel::<()>();
+    let handle = tokio::spawn(async move {
+        serve(config, listener, async move {
+            let _ = rx.await;
+        })
+        .await
+        .expect("server runs");
+    });
+    Running { addr, stop: Some(tx), handle }
+}
+
+fn position(fen: &str, moves: &str) -> proto::Position {
+    proto::Position {
+        variant: proto::Variant::Xiangqi as i32,
+        fen: fen.to_string(),
+        moves: moves.split_whitespace().map(str::to_string).collect(),
+        ..Default::default()
+    }
+}
+
+/// The field named by the status's BadRequest detail.
+fn bad_field(status: &tonic::Status) -> String {
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    let details = status.get_error_details();
+    let bad = details.bad_request().expect("BadRequest detail");
+    assert!(!bad.field_violations[0].description.is_empty());
+    bad.field_violations[0].field.clone()
+}
+
+/// A long legal record: the horses go out and back.
+fn shuffle(plies: usize) -> String {
+    ["b0c2", "b9c7", "c2b0", "c7b9"].iter().cycle().take(plies).copied().collect::<Vec<_>>().join(" ")
+}
+
+#[tokio::test]
+async fn list_legal_moves_from_the_start() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let resp = client
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", "")),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.moves.len(), 44);
+    let cannon = resp.moves.iter().find(|m| m.iccs == "h2e2").expect("h2e2 listed");
+    assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
+    assert_eq!(cannon.from.as_ref().unwrap().name, "h2");
+    assert_eq!(cannon.player, proto::Player::Red as i32);
+    let capture = resp.moves.iter().find(|m| m.iccs == "h2h9").expect("cannon takes horse");
+    assert_eq!(capture.captured, proto::PieceKind::Horse as i32);
+    let status = resp.status.unwrap();
+    assert_eq!(status.status, proto::GameStatus::Ongoing as i32);
+    assert!(!status.in_check);
+
+    // After moves, in check, with the checker named.
+    let resp = client
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1", "a0d0")),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let status = resp.status.unwrap();
+    assert!(status.in_check);
+    assert_eq!(status.checkers[0].name, "d0");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_inputs_are_invalid_argument_naming_the_field() {
+    let server = start(ServerConfig { max_game_plies: 100, ..Default::default() }).await;
+    let mut client = server.client().await;
+    let list = |p: proto::Position| proto::ListLegalMovesRequest { position: Some(p), ..Default::default() };
+
+    let err = client.list_legal_moves(list(position("rnbakabnr/9/xyz w", ""))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.fen");
+    let err = client.list_legal_moves(list(position("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", ""))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.fen", "generals facing");
+    let err = client.list_legal_moves(list(position("startpos", "h2e2 zz"))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.moves[1]");
+    let err = client.list_legal_moves(list(position("startpos", "h2e2 h2e2"))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.moves[1]");
+    let err = client.list_legal_moves(proto::ListLegalMovesRequest::default()).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position");
+
+    let mut p = position("startpos", "");
+    p.variant = proto::Variant::Unspecified as i32;
+    assert_eq!(bad_field(&client.list_legal_moves(list(p.clone())).await.unwrap_err()), "position.variant");
+    p.variant = 99;
+    assert_eq!(bad_field(&client.list_legal_moves(list(p.clone())).await.unwrap_err()), "position.variant");
+    p.variant = proto::Variant::Janggi as i32;
+    assert_eq!(client.list_legal_moves(list(p)).await.unwrap_err().code(), Code::Unimplemented);
+
+    // A record at the limit is served; one past it is refused.
+    let at_limit = client.list_legal_moves(list(position("startpos", &shuffle(100)))).await;
+    assert!(at_limit.is_ok(), "{at_limit:?}");
+    let err = client.list_legal_moves(list(position("startpos", &shuffle(101)))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.moves");
+
+    // A 10 MB request is refused without harm.
+    let huge = position(&"x".repeat(10 * 1024 * 1024), "");
+    let err = client.list_legal_moves(list(huge)).await.unwrap_err();
+    assert_ne!(err.code(), Code::Ok);
+    assert!(client.list_legal_moves(list(position("startpos", ""))).await.is_ok(), "still serving");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn validate_move_gives_each_reason() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let cases = [
+        ("startpos", "", "e5e6", proto::IllegalMoveReason::NoPiece),
+        ("startpos", "", "h7e7", proto::IllegalMoveReason::NotYourPiece),
+        ("startpos", "", "a0a3", proto::IllegalMoveReason::CapturesOwnPiece),
+        ("startpos", "", "h0h3", proto::IllegalMoveReason::CannotMoveThatWay),
+        ("startpos", "", "a0a4", proto::IllegalMoveReason::PathBlocked),
+        ("startpos", "", "d0d1", proto::IllegalMoveReason::CannotMoveThatWay),
+        ("startpos", "h2e2 h9g7", "e2e9", proto::IllegalMoveReason::CannonNeedsOneScreen),
+        ("3k5/9/9/9/4r4/9/9/9/4N4/4K4 w - - 0 1", "", "e1c2", proto::IllegalMoveReason::LeavesGeneralAttacked),
+        ("4k4/9/9/9/4P4/9/9/9/9/4K4 w - - 0 1", "", "e5d5", proto::IllegalMoveReason::GeneralsFace),
+        ("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1", "", "e9f9", proto::IllegalMoveReason::GameOver),
+    ];
+    for (fen, moves, mv, reason) in cases {
+        let resp = client
+            .validate_move(proto::ValidateMoveRequest {
+                position: Some(position(fen, moves)),
+                r#move: mv.to_string(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(!resp.legal, "{fen} {mv}");
+        assert_eq!(resp.reason, reason as i32, "{fen} {mv}: {}", resp.detail);
+        assert!(!resp.detail.is_empty());
+    }
+    // Legal, given as structured points.
+    let resp = client
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("startpos", "")),
+            from: Some(proto::Point { file: 7, rank: 2, name: String::new() }),
+            to: Some(proto::Point { file: 4, rank: 2, name: String::new() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.legal);
+    assert_eq!(resp.r#move.unwrap().iccs, "h2e2");
+    assert_eq!(resp.fen_after, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+    assert_eq!(resp.status.unwrap().side_to_move, proto::Player::Black as i32);
+    let err = client
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("startpos", "")),
+            r#move: "h2".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&err), "move");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn validate_game_finds_the_first_illegal_move() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let resp = client
+        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", "h2e2 h9g7 h0g2 g7h9")) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.legal);
+    assert_eq!(resp.plies, 4);
+    let resp = client
+        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", "h2e2 h9g7 e2e9 a9a8")) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!resp.legal);
+    assert_eq!(resp.first_illegal_index, 2);
+    assert_eq!(resp.reason, proto::IllegalMoveReason::CannonNeedsOneScreen as i32);
+    assert_eq!(resp.plies, 2);
+    let long = client
+        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", &shuffle(10_000))) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(long.legal);
+    assert_eq!(long.plies, 10_000);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn adjudicate_names_the_rule() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    // Red checks with the soldier on every move of the cycle: perpetual check loses.
+    let resp = client
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position(
+                "3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1",
+                "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1 e2f2",
+            )),
+            rule_set: proto::RuleSet::SimplifiedV1 as i32,
+            events: vec![],
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.result, proto::GameResult::Win as i32);
+    assert_eq!(resp.winner, proto::Player::Red as i32);
+    assert_eq!(resp.termination, proto::Termination::PerpetualCheck as i32);
+    assert_eq!(resp.side_at_fault, proto::Player::Black as i32);
+    assert_eq!(resp.decided_at_ply, 8);
+    assert_eq!((resp.cycle_first_ply, resp.cycle_last_ply), (5, 8));
+    assert_eq!(resp.checking_plies, vec![6, 8]);
+    assert!(resp.rule.starts_with("SIMPLIFIED_V1"));
+
+    let resign =
+        proto::GameEvent { kind: proto::GameEventKind::Resign as i32, player: proto::Player::Red as i32, ply: 1 };
+    let resp = client
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position("startpos", "h2e2")),
+            rule_set: proto::RuleSet::SimplifiedV1 as i32,
+            events: vec![resign.clone()],
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.termination, proto::Termination::Resignation as i32);
+    assert_eq!(resp.winner, proto::Player::Black as i32);
+
+    let late = proto::GameEvent { ply: 5, ..resign };
+    let err = client
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position("startpos", "h2e2")),
+            rule_set: proto::RuleSet::SimplifiedV1 as i32,
+            events: vec![late],
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&err), "events[0].ply");
+    let err = client
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", "")), rule_set: 0, events: vec![] })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&err), "rule_set");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn health_and_reflection() {
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    use tonic_reflection::pb::v1::{
+        ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+        server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+    };
+    let server = start(ServerConfig::default()).await;
+    let mut health = HealthClient::new(server.channel().await);
+    for service in ["", "chuhe.v1.RulesService"] {
+        let resp = health.check(HealthCheckRequest { service: service.into() }).await.unwrap().into_inner();
+        assert_eq!(resp.status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32, "{service:?}");
+    }
+    let mut reflection = ServerReflectionClient::new(server.channel().await);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut stream = reflection.server_reflection_info(tokio_stream::iter(vec![request])).await.unwrap().into_inner();
+    let resp = stream.message().await.unwrap().unwrap();
+    let Some(MessageResponse::ListServicesResponse(list)) = resp.message_response else { panic!("no list") };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    assert!(names.contains(&"chuhe.v1.RulesService".to_string()), "{names:?}");
+    assert!(names.contains(&"grpc.health.v1.Health".to_string()), "{names:?}");
+    server.shutdown().await;
+}
+
+async fn scrape(addr: std::net::SocketAddr) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await.unwrap();
+    let mut body = String::new();
+    stream.read_to_string(&mut body).await.unwrap();
+    body
+}
+
+fn counter(text: &str, name: &str, labels: &[&str]) -> f64 {
+    text.lines()
+        .filter(|l| l.starts_with(name) && labels.iter().all(|x| l.contains(x)))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_method_and_code() {
+    chuhe::telemetry::metrics_handle();
+    let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics_addr = metrics.local_addr().unwrap();
+    tokio::spawn(chuhe::telemetry::serve_metrics(metrics, std::future::pending()));
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let ok = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"OK\"", "grpc_service=\"chuhe.v1.RulesService\""];
+    let bad = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"InvalidArgument\""];
+    let before = scrape(metrics_addr).await;
+    let list = |fen: &str| proto::ListLegalMovesRequest { position: Some(position(fen, "")), ..Default::default() };
+    client.list_legal_moves(list("startpos")).await.unwrap();
+    client.list_legal_moves(list("startpos")).await.unwrap();
+    client.list_legal_moves(list("bad")).await.unwrap_err();
+    let after = scrape(metrics_addr).await;
+    assert!(after.contains("grpc_server_handling_seconds_bucket"), "histogram exported");
+    assert_eq!(
+        counter(&after, "grpc_server_handled_total", &ok) - counter(&before, "grpc_server_handled_total", &ok),
+        2.0
+    );
+    assert_eq!(
+        counter(&after, "grpc_server_handled_total", &bad) - counter(&before, "grpc_server_handled_total", &bad),
+        1.0
+    );
+    assert!(counter(&after, "grpc_server_started_total", &["grpc_method=\"ListLegalMoves\""]) >= 3.0);
+    assert!(counter(&after, "chuhe_moves_generated_total", &[]) >= 88.0);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn load_is_shed_with_resource_exhausted() {
+    let server = start(ServerConfig { max_concurrency: 1, ..Default::default() }).await;
+    let record = shuffle(10_000);
+    let mut calls = Vec::new();
+    for _ in 0..16 {
+        let mut client = server.client().await;
+        let p = position("startpos", &record);
+        calls.push(tokio::spawn(async move {
+            client
+                .validate_game(proto::ValidateGameRequest { position: Some(p) })
+                .await
+                .map(|_| ())
+                .map_err(|s| s.code())
+        }));
+    }
+    let mut codes = Vec::new();
+    for c in calls {
+        codes.push(c.await.unwrap());
+    }
+    assert!(codes.iter().any(|c| c.is_ok()), "{codes:?}");
+    assert!(codes.iter().any(|c| *c == Err(Code::ResourceExhausted)), "{codes:?}");
+    assert!(codes.iter().all(|c| c.is_ok() || *c == Err(Code::ResourceExhausted)), "{codes:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn deadline_is_honoured() {
+    let server = start(ServerConfig { request_timeout: Duration::from_millis(1), ..Default::default() }).await;
+    let mut client = server.client().await;
+    let resp = client
+        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", &shuffle(10_000))) })
+        .await;
+    assert_eq!(resp.unwrap_err().code(), Code::DeadlineExceeded);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn graceful_shutdown_finishes_in_flight_requests() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let record = position("startpos", &shuffle(10_000));
+    let in_flight =
+        tokio::spawn(async move { client.validate_game(proto::ValidateGameRequest { position: Some(record) }).await });
+    tokio::time::sleep(Duration::from_millis(2)).await;
+    let addr = server.addr;
+    server.shutdown().await;
+    let resp = in_flight.await.unwrap().expect("in-flight request completes");
+    assert_eq!(resp.into_inner().plies, 10_000);
+    assert!(RulesServiceClient::connect(format!("http://{addr}")).await.is_err(), "no longer accepting");
+}
