@@ -63,6 +63,9 @@ enum Command {
     Moves {
         #[command(flatten)]
         position: PositionArgs,
+        /// Print the ListLegalMoves response in the canonical protobuf JSON mapping.
+        #[arg(long)]
+        json: bool,
     },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
@@ -195,7 +198,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Moves { position } => {
+        Command::Moves { position, json: true } => {
+            let request = proto::ListLegalMovesRequest { position: Some(proto_position(&position)?), ..Default::default() };
+            let limits = ContentLimits { max_game_plies: usize::MAX };
+            let r = chuhe::service::rules::list_legal_moves(&request, limits).map_err(|s| Failure(s.message().to_string()))?;
+            println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+            Ok(())
+        }
+        Command::Moves { position, json: false } => {
             let game = xiangqi_game(&position)?;
             let pos = game.position();
             let mut list = MoveList::new();
