@@ -199,9 +199,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Moves { position, json: true } => {
-            let request = proto::ListLegalMovesRequest { position: Some(proto_position(&position)?), ..Default::default() };
+            let request =
+                proto::ListLegalMovesRequest { position: Some(proto_position(&position)?), ..Default::default() };
             let limits = ContentLimits { max_game_plies: usize::MAX };
-            let r = chuhe::service::rules::list_legal_moves(&request, limits).map_err(|s| Failure(s.message().to_string()))?;
+            let r = chuhe::service::rules::list_legal_moves(&request, limits)
+                .map_err(|s| Failure(s.message().to_string()))?;
             println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
             Ok(())
         }

@@ -105,8 +105,27 @@ pub fn square(p: &proto::Point, field: &str) -> Result<Square, Status> {
     Ok(Square::new(p.file as u8, p.rank as u8))
 }
 
+/// Legal moves described for the API (one scratch copy of the position for all the
+/// check tests).
+pub fn describe_moves(pos: &Position, moves: &[Move]) -> Vec<proto::Move> {
+    let mut scratch = pos.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let undo = scratch.play_unchecked(m);
+            let gives_check = scratch.in_check();
+            scratch.undo(m, undo);
+            describe(pos, m, gives_check)
+        })
+        .collect()
+}
+
 /// A legal move described for the API.
 pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
+    describe(pos, m, pos.gives_check(m))
+}
+
+fn describe(pos: &Position, m: Move, gives_check: bool) -> proto::Move {
     let b = pos.board();
     let mover = b.piece_at(m.from());
     let captured = b.piece_at(m.to());
@@ -118,7 +137,7 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
         captured: captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
         captured_owner: captured.map_or(proto::Player::Unspecified, |p| player(p.color())) as i32,
         player: player(pos.turn()) as i32,
-        gives_check: pos.gives_check(m),
+        gives_check,
         is_pass: false,
         notations: Vec::new(),
         warning: proto::MoveWarning::Unspecified as i32,

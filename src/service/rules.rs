@@ -21,7 +21,7 @@ pub fn list_legal_moves(
     let pos = game.position();
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    let mut moves: Vec<proto::Move> = list.iter().map(|&m| convert::describe_move(pos, m)).collect();
+    let mut moves = convert::describe_moves(pos, list.as_slice());
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
