@@ -1,0 +1,178 @@
+//! The `chuhe` command line: `perft` and `moves`, their output and their exit codes.
+
+use std::process::{Command, Output};
+
+use chuhe::notation::fen;
+use chuhe::rules::types::{Move, MoveList};
+
+/// Black general on e9 alone; Red chariots on a9 (check along the rank) and a8 (the
+/// rank below), Red general on d0 (the d-file): no escape.
+const CHECKMATE: &str = "R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1";
+/// Black general on e9 alone, not in check: e8 is covered by the chariot on a8, d9 by
+/// the Red general's open file, f9 by the chariot on f0.
+const STALEMATE: &str = "4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1";
+
+fn chuhe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().expect("run chuhe")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "exit {:?}, stderr: {}", out.status, String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
+}
+
+/// Exit code 2 and a message on stderr, nothing on stdout.
+fn failure(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.trim().is_empty(), "no message on stderr");
+    err
+}
+
+/// The moves printed by `chuhe moves`, then the status and check lines.
+fn parse_moves_output(text: &str) -> (Vec<String>, String, String) {
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 2, "{text}");
+    let (moves, tail) = lines.split_at(lines.len() - 2);
+    let status = tail[0].strip_prefix("status: ").unwrap_or_else(|| panic!("no status line: {text}"));
+    let check = tail[1].strip_prefix("check: ").unwrap_or_else(|| panic!("no check line: {text}"));
+    for m in moves {
+        assert!(Move::parse_iccs(m).is_some_and(|p| p.to_string() == *m), "not an ICCS move: {m:?}");
+    }
+    (moves.iter().map(|s| s.to_string()).collect(), status.to_string(), check.to_string())
+}
+
+fn library_moves(fen_text: &str, played: &[&str]) -> Vec<String> {
+    let mut pos = fen::xiangqi(fen_text).unwrap();
+    for m in played {
+        pos.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn perft_start_depth_3() {
+    let out = stdout(&chuhe(&["perft", "--variant", "xiangqi", "--fen", "startpos", "--depth", "3"]));
+    assert_eq!(out.trim(), "79666");
+}
+
+#[test]
+fn perft_from_a_fen_with_moves() {
+    // pika-bench-mid1 at depth 2, and the start position after two moves at depth 1.
+    let out = stdout(&chuhe(&[
+        "perft",
+        "--fen",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "--depth",
+        "2",
+    ]));
+    assert_eq!(out.trim(), "1128");
+    let out = stdout(&chuhe(&["perft", "--fen", "startpos", "--moves", "h2e2 h9g7", "--depth", "1"]));
+    assert_eq!(out.trim(), library_moves("startpos", &["h2e2", "h9g7"]).len().to_string());
+}
+
+#[test]
+fn perft_divide() {
+    let out = stdout(&chuhe(&["perft", "--variant", "xiangqi", "--fen", "startpos", "--depth", "3", "--divide"]));
+    let lines: Vec<&str> = out.lines().collect();
+    let (total, per_move) = lines.split_last().expect("output");
+    assert_eq!(total.trim(), "79666");
+    let mut sum = 0;
+    let mut moves = Vec::new();
+    for line in per_move.iter().filter(|l| !l.trim().is_empty()) {
+        let (m, n) = line.split_once(": ").unwrap_or_else(|| panic!("not `move: count`: {line:?}"));
+        assert!(Move::parse_iccs(m).is_some(), "{m:?}");
+        sum += n.parse::<u64>().unwrap_or_else(|_| panic!("count {n:?}"));
+        moves.push(m.to_string());
+    }
+    assert_eq!(sum, 79666);
+    moves.sort();
+    assert_eq!(moves, library_moves("startpos", &[]));
+    // As in tests/data/perft-divide.tsv.
+    assert!(per_move.contains(&"h2e2: 1564"), "{out}");
+}
+
+#[test]
+fn moves_of_the_start_position() {
+    let (moves, status, check) = parse_moves_output(&stdout(&chuhe(&["moves", "--fen", "startpos"])));
+    assert_eq!(moves.len(), 44);
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(sorted, library_moves("startpos", &[]));
+    assert!(moves.contains(&"h2e2".to_string()));
+    assert_eq!(status, "ongoing");
+    assert_eq!(check, "no");
+}
+
+#[test]
+fn moves_are_applied() {
+    let (moves, status, _) =
+        parse_moves_output(&stdout(&chuhe(&["moves", "--fen", "startpos", "--moves", "h2e2 h9g7"])));
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(sorted, library_moves("startpos", &["h2e2", "h9g7"]));
+    // The central cannon now stands on e2 and can take the pawn on e6 over e3.
+    assert!(moves.contains(&"e2e6".to_string()));
+    assert!(!moves.contains(&"h2e2".to_string()));
+    assert_eq!(status, "ongoing");
+}
+
+#[test]
+fn checkmate() {
+    let pos = fen::xiangqi(CHECKMATE).expect("a valid position");
+    assert!(pos.in_check());
+    let (moves, status, check) = parse_moves_output(&stdout(&chuhe(&["moves", "--fen", CHECKMATE])));
+    assert!(moves.is_empty(), "{moves:?}");
+    assert_eq!(status, "checkmate");
+    assert_eq!(check, "yes");
+    // Reached by a move: the chariot on a0 goes up to a9, the one on b8 holds the rank.
+    let before = "4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+    let (_, status, check) = parse_moves_output(&stdout(&chuhe(&["moves", "--fen", before, "--moves", "a0a9"])));
+    assert_eq!((status.as_str(), check.as_str()), ("checkmate", "yes"));
+}
+
+#[test]
+fn stalemate() {
+    let pos = fen::xiangqi(STALEMATE).expect("a valid position");
+    assert!(!pos.in_check());
+    let (moves, status, check) = parse_moves_output(&stdout(&chuhe(&["moves", "--fen", STALEMATE])));
+    assert!(moves.is_empty(), "{moves:?}");
+    assert_eq!(status, "stalemate");
+    assert_eq!(check, "no");
+}
+
+#[test]
+fn in_check_but_not_mated() {
+    // Only one chariot on the ninth rank: the general steps down to e8.
+    let (moves, status, check) = parse_moves_output(&stdout(&chuhe(&["moves", "--fen", "R3k4/9/9/9/9/9/9/9/9/3K5 b"])));
+    assert_eq!(moves, vec!["e9e8".to_string()]);
+    assert_eq!((status.as_str(), check.as_str()), ("ongoing", "yes"));
+}
+
+#[test]
+fn bad_fen_exits_2() {
+    let err = failure(&chuhe(&["moves", "--fen", "rnbakabnr/9/9 w - - 0 1"]));
+    assert!(err.contains("ranks"), "{err}");
+    let err = failure(&chuhe(&["perft", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1", "--depth", "1"]));
+    assert!(err.contains("face"), "{err}");
+}
+
+#[test]
+fn illegal_move_exits_2() {
+    // A cannon cannot pass over a piece without taking, a point emptied cannot move
+    // again, and Black cannot move first.
+    let err = failure(&chuhe(&["moves", "--fen", "startpos", "--moves", "h2h8"]));
+    assert!(err.contains("h2h8") && err.contains("illegal"), "{err}");
+    let err = failure(&chuhe(&["moves", "--fen", "startpos", "--moves", "h2e2 h2e2"]));
+    assert!(err.contains("move 2"), "{err}");
+    let err = failure(&chuhe(&["perft", "--fen", "startpos", "--moves", "h9g7", "--depth", "1"]));
+    assert!(err.contains("illegal"), "{err}");
+    // Not ICCS at all.
+    let err = failure(&chuhe(&["moves", "--fen", "startpos", "--moves", "cannon-to-e2"]));
+    assert!(err.contains("ICCS"), "{err}");
+}

@@ -1,0 +1,86 @@
+//! Reading the reference tables under `tests/data/`.
+//!
+//! Shared by several test crates; each uses only part of it.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// Path of a file under `tests/data/`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data").join(name)
+}
+
+/// The rows of a tab-separated table under `tests/data/`, header and `#` comments
+/// dropped, each split into its columns (checked to be `columns` wide).
+pub fn tsv_rows(name: &str, columns: usize) -> Vec<Vec<String>> {
+    let path = data_path(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let _header = lines.next().unwrap_or_else(|| panic!("{name} has no header"));
+    lines
+        .map(|line| {
+            let cols: Vec<String> = line.split('\t').map(str::to_string).collect();
+            assert_eq!(cols.len(), columns, "{name}: row {line:?} does not have {columns} columns");
+            cols
+        })
+        .collect()
+}
+
+/// One row of `perft.tsv`.
+#[derive(Clone, Debug)]
+pub struct PerftRow {
+    pub variant: String,
+    pub label: String,
+    pub fen: String,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+pub fn perft_rows() -> Vec<PerftRow> {
+    tsv_rows("perft.tsv", 5)
+        .into_iter()
+        .map(|c| PerftRow {
+            variant: c[0].clone(),
+            label: c[1].clone(),
+            fen: c[2].clone(),
+            depth: c[3].parse().expect("depth"),
+            nodes: c[4].parse().expect("nodes"),
+        })
+        .collect()
+}
+
+/// One row of `perft-divide.tsv`: the node count under one root move.
+#[derive(Clone, Debug)]
+pub struct DivideRow {
+    pub variant: String,
+    pub label: String,
+    pub fen: String,
+    pub depth: u32,
+    pub mv: String,
+    pub nodes: u64,
+}
+
+pub fn divide_rows() -> Vec<DivideRow> {
+    tsv_rows("perft-divide.tsv", 6)
+        .into_iter()
+        .map(|c| DivideRow {
+            variant: c[0].clone(),
+            label: c[1].clone(),
+            fen: c[2].clone(),
+            depth: c[3].parse().expect("depth"),
+            mv: c[4].clone(),
+            nodes: c[5].parse().expect("nodes"),
+        })
+        .collect()
+}
+
+/// The distinct positions of `perft.tsv` for one variant, as `(label, fen)`, in table order.
+pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for row in perft_rows() {
+        if row.variant == variant && !out.iter().any(|(_, f)| *f == row.fen) {
+            out.push((row.label, row.fen));
+        }
+    }
+    out
+}

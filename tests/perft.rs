@@ -1,0 +1,197 @@
+//! Perft against the reference tables in `tests/data/`: total node counts
+//! (`perft.tsv`) and per-root-move counts at depths 1-3 (`perft-divide.tsv`).
+//!
+//! Rows are dispatched on their variant column. A variant whose rules are not in the
+//! library yet is skipped and named in the output; adding one is a new arm in
+//! [`perft_of`] and [`divide_of`].
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use chuhe::notation::fen;
+use chuhe::rules::perft::{divide, perft};
+use common::{PerftRow, divide_rows, perft_rows};
+
+/// Rows of `perft.tsv` above this many nodes are left to the ignored full run.
+/// `CHUHE_PERFT_BUDGET` overrides it.
+const DEFAULT_BUDGET: u64 = 20_000_000;
+
+fn budget() -> u64 {
+    match std::env::var("CHUHE_PERFT_BUDGET") {
+        Ok(v) => v.trim().parse().unwrap_or_else(|_| panic!("CHUHE_PERFT_BUDGET={v:?} is not a number")),
+        Err(_) => DEFAULT_BUDGET,
+    }
+}
+
+/// Variants whose rows run; the others are reported as skipped.
+fn implemented(variant: &str) -> bool {
+    matches!(variant, "xiangqi")
+}
+
+/// Leaf count of `fen` to `depth`, or `None` when the variant has no rules here yet.
+fn perft_of(variant: &str, fen_text: &str, depth: u32) -> Option<u64> {
+    match variant {
+        "xiangqi" => {
+            let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
+            let before = pos.clone();
+            let nodes = perft(&mut pos, depth);
+            assert_eq!(pos, before, "perft did not restore {fen_text}");
+            Some(nodes)
+        }
+        // Janggi (and any later variant) until its rules exist.
+        _ => None,
+    }
+}
+
+/// Leaf counts under each root move (ICCS), or `None` when the variant has no rules
+/// here yet.
+fn divide_of(variant: &str, fen_text: &str, depth: u32) -> Option<BTreeMap<String, u64>> {
+    match variant {
+        "xiangqi" => {
+            let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
+            let mut out = BTreeMap::new();
+            for (m, n) in divide(&mut pos, depth) {
+                let previous = out.insert(m.to_string(), n);
+                assert!(previous.is_none(), "{fen_text}: move {m} generated twice");
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// Runs the rows of `perft.tsv` accepted by `take`; returns how many ran.
+fn run_rows(take: impl Fn(&PerftRow) -> bool) -> usize {
+    let mut ran = 0;
+    let mut skipped = Vec::new();
+    let mut failures = Vec::new();
+    for row in perft_rows() {
+        if !implemented(&row.variant) {
+            skipped.push(format!("{} {} depth {}: variant not implemented", row.variant, row.label, row.depth));
+            continue;
+        }
+        if !take(&row) {
+            skipped
+                .push(format!("{} {} depth {} ({} nodes): over budget", row.variant, row.label, row.depth, row.nodes));
+            continue;
+        }
+        let started = std::time::Instant::now();
+        match perft_of(&row.variant, &row.fen, row.depth) {
+            None => skipped.push(format!("{} {} depth {}: variant not implemented", row.variant, row.label, row.depth)),
+            Some(got) => {
+                ran += 1;
+                let secs = started.elapsed().as_secs_f64();
+                println!(
+                    "{} {} depth {}: {got} nodes in {secs:.2} s ({:.1} M nodes/s)",
+                    row.variant,
+                    row.label,
+                    row.depth,
+                    got as f64 / secs.max(1e-9) / 1e6
+                );
+                if got != row.nodes {
+                    failures.push(format!(
+                        "{} {} depth {} ({}): expected {}, got {got}",
+                        row.variant, row.label, row.depth, row.fen, row.nodes
+                    ));
+                }
+            }
+        }
+    }
+    for s in &skipped {
+        println!("skipped: {s}");
+    }
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
+    ran
+}
+
+#[test]
+fn perft_table_within_budget() {
+    let budget = budget();
+    println!("node budget per row: {budget}");
+    let ran = run_rows(|row| row.nodes <= budget);
+    assert!(ran >= 30, "only {ran} rows ran");
+}
+
+#[test]
+#[ignore = "full perft table: minutes; run with cargo test --release --test perft -- --ignored"]
+fn perft_table_full() {
+    let ran = run_rows(|_| true);
+    assert!(ran > 0);
+}
+
+#[test]
+fn divide_table() {
+    // (variant, label, fen, depth) -> expected counts per move
+    let mut groups: BTreeMap<(String, String, String, u32), BTreeMap<String, u64>> = BTreeMap::new();
+    for row in divide_rows() {
+        let previous = groups
+            .entry((row.variant.clone(), row.label.clone(), row.fen.clone(), row.depth))
+            .or_default()
+            .insert(row.mv.clone(), row.nodes);
+        // The table repeats some rows verbatim; only a repeat with another count is wrong.
+        assert!(
+            previous.is_none_or(|n| n == row.nodes),
+            "perft-divide.tsv gives {} two counts for {} depth {}",
+            row.mv,
+            row.label,
+            row.depth
+        );
+    }
+    let mut checked = 0;
+    let mut skipped = BTreeMap::<String, usize>::new();
+    let mut failures = Vec::new();
+    for ((variant, label, fen_text, depth), expected) in &groups {
+        let Some(got) = divide_of(variant, fen_text, *depth) else {
+            *skipped.entry(variant.clone()).or_default() += 1;
+            continue;
+        };
+        checked += 1;
+        if &got == expected {
+            continue;
+        }
+        let mut lines = vec![format!("{variant} {label} depth {depth} ({fen_text}):")];
+        for (m, n) in expected {
+            match got.get(m) {
+                None => lines.push(format!("  {m}: missing (expected {n})")),
+                Some(g) if g != n => lines.push(format!("  {m}: expected {n}, got {g}")),
+                Some(_) => {}
+            }
+        }
+        for (m, g) in &got {
+            if !expected.contains_key(m) {
+                lines.push(format!("  {m}: generated but not in the reference ({g})"));
+            }
+        }
+        failures.push(lines.join("\n"));
+    }
+    for (variant, n) in &skipped {
+        println!("skipped: {n} {variant} divide groups (variant not implemented)");
+    }
+    println!("checked {checked} divide groups");
+    assert!(failures.is_empty(), "divide mismatches:\n{}", failures.join("\n"));
+    assert!(checked >= 24, "only {checked} xiangqi divide groups checked");
+}
+
+/// The reference tables themselves agree: each divide group sums to the perft row of
+/// the same position and depth, where both exist.
+#[test]
+fn tables_are_consistent() {
+    let mut per_move: BTreeMap<(String, String, u32, String), u64> = BTreeMap::new();
+    for row in divide_rows() {
+        // Verbatim repeats of a row count once.
+        per_move.insert((row.variant, row.fen, row.depth, row.mv), row.nodes);
+    }
+    let mut sums: BTreeMap<(String, String, u32), u64> = BTreeMap::new();
+    for ((variant, fen_text, depth, _), nodes) in per_move {
+        *sums.entry((variant, fen_text, depth)).or_default() += nodes;
+    }
+    let mut matched = 0;
+    for row in perft_rows() {
+        if let Some(sum) = sums.get(&(row.variant.clone(), row.fen.clone(), row.depth)) {
+            assert_eq!(*sum, row.nodes, "{} {} depth {}: divide sums to {sum}", row.variant, row.label, row.depth);
+            matched += 1;
+        }
+    }
+    assert!(matched > 0);
+}
