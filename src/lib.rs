@@ -3,5 +3,7 @@
 
 pub mod notation;
 pub mod rules;
+pub mod search;
 pub mod service;
 pub mod telemetry;
+pub mod uci;

@@ -11,6 +11,7 @@ use chuhe::rules::history::Game;
 use chuhe::rules::perft;
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::service::convert::ContentLimits;
+use chuhe::service::engine::{Engine, EngineConfig};
 use chuhe::service::proto;
 use chuhe::service::server::{ServerConfig, serve};
 use chuhe::telemetry::{self, LogFormat};
@@ -67,6 +68,39 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search a position: best move, score, principal variation.
+    Analyze {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Time budget in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u32,
+        /// Depth limit (plies).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Node limit.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Number of best lines.
+        #[arg(long, default_value_t = 1)]
+        multipv: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Print the AnalyzeResponse in the canonical protobuf JSON mapping.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Speak UCI on stdin/stdout.
+    Uci {
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
         #[command(flatten)]
@@ -111,6 +145,21 @@ struct ServeArgs {
     /// Seconds in-flight requests get to finish after SIGTERM or SIGINT.
     #[arg(long, env = "CHUHE_GRACE_PERIOD_S", default_value_t = 10)]
     grace_period_s: u64,
+    /// Transposition table size shared by all searches, in MiB.
+    #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
+    hash_mb: usize,
+    /// Threads per search (Lazy SMP).
+    #[arg(long, env = "CHUHE_THREADS", default_value_t = 1)]
+    threads: usize,
+    /// Searches that run at once (0: one per core); more wait briefly, then are refused.
+    #[arg(long, env = "CHUHE_SEARCH_WORKERS", default_value_t = 0)]
+    search_workers: usize,
+    /// Longest time budget an analysis request may ask for, in milliseconds.
+    #[arg(long, env = "CHUHE_MAX_ANALYSIS_MS", default_value_t = 10_000)]
+    max_analysis_ms: u64,
+    /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
+    #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
+    max_queue_wait_ms: u64,
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
@@ -151,6 +200,58 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => run_server(args),
+        Command::Uci { hash_mb, threads } => {
+            chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
+            Ok(())
+        }
+        Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, json } => {
+            let game = xiangqi_game(&position)?;
+            let engine = Engine::new(EngineConfig {
+                hash_mb,
+                workers: 1,
+                threads_per_search: threads,
+                ..EngineConfig::default()
+            });
+            let params = chuhe::search::Params {
+                limits: chuhe::search::Limits { depth, nodes, movetime: None },
+                multipv: multipv.max(1) as usize,
+                threads,
+                ..Default::default()
+            };
+            let budget = Some(Duration::from_millis(movetime as u64));
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut info = |r: &chuhe::search::Report| {
+                if !json {
+                    if let Some(l) = r.lines.first() {
+                        let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
+                        eprintln!(
+                            "depth {} score {:?} nodes {} time {}ms pv {}",
+                            r.depth,
+                            l.score,
+                            r.nodes,
+                            r.elapsed.as_millis(),
+                            pv.join(" ")
+                        );
+                    }
+                }
+            };
+            let outcome = chuhe::service::analysis::run_search(&engine, &game, &params, budget, &stop, &mut info);
+            let response = chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate());
+            if json {
+                println!("{}", serde_json::to_string_pretty(&response).map_err(|e| Failure(e.to_string()))?);
+            } else {
+                println!("bestmove: {}", response.best_move);
+                if let Some(line) = outcome.report.lines.first() {
+                    println!("score: {:?}", line.score);
+                    println!("pv: {}", line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "));
+                }
+                println!(
+                    "depth: {} nodes: {} nps: {} time: {}ms",
+                    response.depth, response.nodes, response.nps, response.time_ms
+                );
+            }
+            Ok(())
+        }
         Command::Adjudicate { position, rules, json } => {
             let request = proto::AdjudicateRequest {
                 position: Some(proto_position(&position)?),
@@ -244,6 +345,14 @@ fn run_server(args: ServeArgs) -> Result<(), Failure> {
         max_message_bytes: args.max_message_bytes,
         max_game_plies: args.max_game_plies,
         grace_period: Duration::from_secs(args.grace_period_s),
+        engine: EngineConfig {
+            hash_mb: args.hash_mb,
+            threads_per_search: args.threads.max(1),
+            workers: if args.search_workers == 0 { EngineConfig::default().workers } else { args.search_workers },
+            max_analysis: Duration::from_millis(args.max_analysis_ms),
+            max_queue_wait: Duration::from_millis(args.max_queue_wait_ms),
+            ..EngineConfig::default()
+        },
     };
     let runtime = tokio::runtime::Runtime::new().map_err(|e| Failure(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async move {

@@ -126,9 +126,13 @@ fn grpc_type(method: &str) -> &'static str {
     }
 }
 
-/// The `grpc-timeout` header (`<digits><unit>`, unit H M S m u n).
+/// The `grpc-timeout` header of a request.
 fn client_timeout<B>(req: &Request<B>) -> Option<Duration> {
-    let v = req.headers().get("grpc-timeout")?.to_str().ok()?;
+    parse_grpc_timeout(req.headers().get("grpc-timeout")?.to_str().ok()?)
+}
+
+/// A `grpc-timeout` value: `<digits><unit>`, unit H M S m u n.
+pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
     let (digits, unit) = v.split_at(v.len().checked_sub(1)?);
     let n: u64 = digits.parse().ok()?;
     Some(match unit {

@@ -1,6 +1,8 @@
 //! Thin tonic adapters: proto <-> domain, errors, limits.
 
+pub mod analysis;
 pub mod convert;
+pub mod engine;
 pub mod errors;
 pub mod middleware;
 pub mod proto;

@@ -8,9 +8,11 @@ use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
+use super::analysis::Analysis;
 use super::convert::ContentLimits;
+use super::engine::{Engine, EngineConfig};
 use super::middleware::GrpcLayer;
-use super::proto::{self, rules_service_server::RulesServiceServer};
+use super::proto::{self, analysis_service_server::AnalysisServiceServer, rules_service_server::RulesServiceServer};
 use super::rules::Rules;
 
 /// Everything an operator can set.
@@ -21,6 +23,7 @@ pub struct ServerConfig {
     pub max_message_bytes: usize,
     pub max_game_plies: usize,
     pub grace_period: Duration,
+    pub engine: EngineConfig,
 }
 
 impl Default for ServerConfig {
@@ -31,6 +34,7 @@ impl Default for ServerConfig {
             max_message_bytes: 4 * 1024 * 1024,
             max_game_plies: 10_000,
             grace_period: Duration::from_secs(10),
+            engine: EngineConfig::default(),
         }
     }
 }
@@ -47,8 +51,13 @@ pub async fn serve(
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
 
+    let analysis = AnalysisServiceServer::new(Analysis { engine: Engine::new(config.engine.clone()), limits })
+        .max_decoding_message_size(config.max_message_bytes)
+        .max_encoding_message_size(config.max_message_bytes);
+
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServiceServer<Rules>>().await;
+    health.set_serving::<AnalysisServiceServer<Analysis>>().await;
     health.set_service_status("", tonic_health::ServingStatus::Serving).await;
 
     let reflection = || {
@@ -65,6 +74,7 @@ pub async fn serve(
         shutdown.await;
         tracing::info!("shutting down: NOT_SERVING, draining in-flight requests");
         reporter.set_not_serving::<RulesServiceServer<Rules>>().await;
+        reporter.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
         reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(());
     };
@@ -75,6 +85,7 @@ pub async fn serve(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(rules)
+        .add_service(analysis)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal);
 
     let grace = config.grace_period;

@@ -283,6 +283,13 @@ impl Position {
         self.board.unmove_piece(m.from(), m.to(), undo.captured);
     }
 
+    /// Passes the turn without moving (a search device, never a legal Xiangqi move);
+    /// undone by calling it again. Only sensible when not in check.
+    #[inline]
+    pub fn toggle_turn(&mut self) {
+        self.turn = self.turn.other();
+    }
+
     /// Plays `m` if it is legal; otherwise leaves the position unchanged.
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
         if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }

@@ -1,0 +1,725 @@
+//! Synchronous game-tree search with a stop flag and a deadline.
+//!
+//! Iterative deepening principal-variation search with aspiration windows; quiescence
+//! over captures (all evasions when in check); move ordering by the table move, MVV-LVA,
+//! killers and history; null-move pruning, late-move reductions, check extensions,
+//! mate-distance scores; Lazy SMP over several threads sharing one
+//! [`tt::TranspositionTable`]. Repetitions inside the search follow the rule set: a
+//! side that repeats while checking on every move of the cycle loses, any other
+//! repetition scores as a draw.
+
+pub mod eval;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::rules::history::Game;
+use crate::rules::types::{Move, MoveList, PieceKind};
+use crate::rules::xiangqi::Position;
+use tt::{Bound, TranspositionTable};
+
+/// Score of being mated at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A won repetition (the opponent's perpetual check), below the mate range.
+const PERPETUAL_WIN: i32 = 20_000;
+const INFINITY: i32 = 31_000;
+pub const MAX_PLY: usize = 120;
+/// Mixed into every key so that variants never share table entries.
+const XIANGQI_SALT: u64 = 0x5849_414E_4751_4931;
+
+/// A score for the outside world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's view.
+    Centipawns(i32),
+    /// Mate in this many moves (positive: the side to move mates; negative: is mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(v: i32) -> Score {
+        if v > MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v < -MATE_BOUND {
+            Score::Mate(-((MATE + v) / 2))
+        } else {
+            Score::Centipawns(v)
+        }
+    }
+}
+
+/// What may end a search early. Unset limits do not apply; the caller's stop flag and
+/// deadline always do.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub limits: Limits,
+    /// Lines to report (multi-PV), at least 1.
+    pub multipv: usize,
+    pub threads: usize,
+    /// Search only these root moves (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Never play these root moves.
+    pub exclude_moves: Vec<Move>,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            limits: Limits::default(),
+            multipv: 1,
+            threads: 1,
+            search_moves: Vec::new(),
+            exclude_moves: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: Score,
+    pub pv: Vec<Move>,
+}
+
+/// Progress after a completed depth, and the final answer.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub lines: Vec<Line>,
+    pub hashfull: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    Depth,
+    Nodes,
+    Time,
+    /// The stop flag (cancellation, `stop`, a deadline outside the search).
+    Stopped,
+    NoLegalMoves,
+    /// Mate found and proven at the depth searched.
+    MateFound,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub report: Report,
+    pub stop_reason: StopReason,
+}
+
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    stop: &'a AtomicBool,
+    /// Set by the main thread when it is done, to release the helpers.
+    done: AtomicBool,
+    nodes: AtomicU64,
+    deadline: Option<Instant>,
+    node_limit: u64,
+}
+
+/// Searches the current position of `game` (its history counts for repetitions).
+/// Blocks until a limit, the stop flag or the deadline ends it; `on_depth` sees each
+/// completed depth of the main thread.
+pub fn search(
+    game: &Game,
+    params: &Params,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+    on_depth: &mut dyn FnMut(&Report),
+) -> Outcome {
+    let start = Instant::now();
+    tt.new_search();
+    let movetime_deadline = params.limits.movetime.map(|t| start + t);
+    let deadline = match (deadline, movetime_deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    // An exact node limit needs one thread counting every node.
+    let threads = if params.limits.nodes.is_some() { 1 } else { params.threads.max(1) };
+    let shared = Shared {
+        tt,
+        stop,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        deadline,
+        node_limit: params.limits.nodes.unwrap_or(u64::MAX),
+    };
+    let mut outcome = None;
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut worker = Worker::new(game, params, shared, id);
+                worker.iterate(start, &mut |_| {});
+            });
+        }
+        let mut worker = Worker::new(game, params, &shared, 0);
+        outcome = Some(worker.iterate(start, on_depth));
+        shared.done.store(true, Ordering::Relaxed);
+    });
+    let mut outcome = outcome.expect("the main worker always answers");
+    outcome.report.nodes = shared.nodes.load(Ordering::Relaxed);
+    outcome.report.elapsed = start.elapsed();
+    outcome
+}
+
+struct Worker<'a> {
+    pos: Position,
+    /// Keys of the positions on the game and search path, oldest first.
+    keys: Vec<u64>,
+    /// For each entry of `keys`: did the move leading to it give check, capture (or was
+    /// it a null move, which also ends repetition scans)?
+    gave_check: Vec<bool>,
+    irreversible: Vec<bool>,
+    shared: &'a Shared<'a>,
+    params: &'a Params,
+    id: usize,
+    nodes: u64,
+    flushed: u64,
+    stopped: bool,
+    seldepth: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: Box<[[i32; 90]; 90]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<Move>,
+    /// Root moves already reported on earlier multi-PV lines of this depth.
+    root_skip: Vec<Move>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(game: &Game, params: &'a Params, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
+        let horizon = game.capture_horizon();
+        let n = game.plies().len();
+        let mut keys = Vec::with_capacity(n - horizon + MAX_PLY + 2);
+        let mut gave_check = Vec::with_capacity(keys.capacity());
+        let mut irreversible = Vec::with_capacity(keys.capacity());
+        for i in horizon..=n {
+            keys.push(game.key_before(i) ^ XIANGQI_SALT);
+            gave_check.push(i > 0 && game.plies()[i - 1].gave_check);
+            irreversible.push(i == horizon);
+        }
+        let pos = game.position().clone();
+        let mut all = MoveList::new();
+        pos.legal_moves(&mut all);
+        let root_moves = all
+            .iter()
+            .copied()
+            .filter(|m| params.search_moves.is_empty() || params.search_moves.contains(m))
+            .filter(|m| !params.exclude_moves.contains(m))
+            .collect();
+        Worker {
+            pos,
+            keys,
+            gave_check,
+            irreversible,
+            shared,
+            params,
+            id,
+            nodes: 0,
+            flushed: 0,
+            stopped: false,
+            seldepth: 0,
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: Box::new([[0; 90]; 90]),
+            pv: Box::new([[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+            root_skip: Vec::new(),
+        }
+    }
+
+    fn iterate(&mut self, start: Instant, on_depth: &mut dyn FnMut(&Report)) -> Outcome {
+        let max_depth = self.params.limits.depth.unwrap_or(MAX_PLY as u32 - 8).clamp(1, MAX_PLY as u32 - 8);
+        let multipv = self.params.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut best: Vec<Line> = Vec::new();
+        let mut completed = 0;
+        let mut reason = StopReason::Depth;
+        if self.root_moves.is_empty() {
+            let score = if self.pos.legal_move_count() == 0 { -MATE } else { 0 };
+            let report = self.report(0, start, vec![Line { score: Score::from_internal(score), pv: vec![] }]);
+            return Outcome { best: None, ponder: None, report, stop_reason: StopReason::NoLegalMoves };
+        }
+        let first_depth = 1 + (self.id % 2) as u32;
+        for depth in first_depth..=max_depth {
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            self.root_skip.clear();
+            for index in 0..multipv {
+                let previous = best.get(index).map(|l| internal(l.score));
+                let score = self.aspiration(depth as i32, previous);
+                if self.stopped {
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                if let Some(&m) = pv.first() {
+                    self.root_skip.push(m);
+                }
+                lines.push((score, pv));
+            }
+            self.flush_nodes();
+            if self.stopped {
+                // A depth cut short keeps the lines it finished (the best line first).
+                if completed == 0 && !lines.is_empty() {
+                    best = lines.into_iter().map(|(s, pv)| Line { score: Score::from_internal(s), pv }).collect();
+                }
+                reason = self.stop_reason();
+                break;
+            }
+            lines.sort_by(|a, b| b.0.cmp(&a.0));
+            best = lines.into_iter().map(|(s, pv)| Line { score: Score::from_internal(s), pv }).collect();
+            completed = depth;
+            if self.id == 0 {
+                on_depth(&self.report(completed, start, best.clone()));
+            }
+            if self.id != 0 && self.shared.done.load(Ordering::Relaxed) {
+                break;
+            }
+            let mate_proven =
+                best.first().is_some_and(|l| matches!(l.score, Score::Mate(n) if n > 0 && (2 * n as u32) <= depth));
+            if mate_proven && multipv == 1 {
+                reason = StopReason::MateFound;
+                break;
+            }
+            if let (Some(movetime), Some(_)) = (self.params.limits.movetime, self.shared.deadline) {
+                // Another depth costs several times this one: do not start what cannot end.
+                if start.elapsed() * 2 > movetime {
+                    reason = StopReason::Time;
+                    break;
+                }
+            }
+        }
+        let report = self.report(completed, start, best.clone());
+        let pv = best.first().map(|l| l.pv.clone()).unwrap_or_default();
+        let best_move = pv.first().copied().or_else(|| self.root_moves.first().copied());
+        Outcome { best: best_move, ponder: pv.get(1).copied(), report, stop_reason: reason }
+    }
+
+    fn stop_reason(&self) -> StopReason {
+        if self.nodes_total() >= self.shared.node_limit {
+            StopReason::Nodes
+        } else if self.shared.deadline.is_some_and(|d| Instant::now() >= d) {
+            StopReason::Time
+        } else {
+            StopReason::Stopped
+        }
+    }
+
+    fn report(&self, depth: u32, start: Instant, lines: Vec<Line>) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth as u32,
+            nodes: self.shared.nodes.load(Ordering::Relaxed),
+            elapsed: start.elapsed(),
+            lines,
+            hashfull: self.shared.tt.hashfull(),
+        }
+    }
+
+    fn aspiration(&mut self, depth: i32, previous: Option<i32>) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if depth >= 5 && p.abs() < MATE_BOUND => (p - delta, p + delta),
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.negamax(depth, alpha, beta, 0, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn nodes_total(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+    }
+
+    /// Counts a node; false when the search must stop.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        if self.shared.node_limit != u64::MAX && self.nodes_total() >= self.shared.node_limit {
+            self.stopped = true;
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed)
+                || (self.id != 0 && self.shared.done.load(Ordering::Relaxed))
+                || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.stopped = true;
+                return false;
+            }
+        }
+        true
+    }
+
+    fn push(&mut self, gave_check: bool, irreversible: bool) {
+        self.keys.push(self.pos.key() ^ XIANGQI_SALT);
+        self.gave_check.push(gave_check);
+        self.irreversible.push(irreversible);
+    }
+
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.gave_check.pop();
+        self.irreversible.pop();
+    }
+
+    /// Has the current position stood before since the last irreversible move? Then
+    /// the score: a side that checked on every move of the cycle loses, otherwise draw.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let mut j = n;
+        while j >= 2 {
+            if self.irreversible[j] || self.irreversible[j - 1] {
+                return None;
+            }
+            j -= 2;
+            if self.keys[j] == key {
+                // Moves j+1..=n: those at even distance from n were the opponent's.
+                let (mut they_all, mut we_all) = (true, true);
+                for k in j + 1..=n {
+                    if (n - k) % 2 == 0 {
+                        they_all &= self.gave_check[k];
+                    } else {
+                        we_all &= self.gave_check[k];
+                    }
+                }
+                let win = PERPETUAL_WIN - ply as i32;
+                return Some(match (they_all, we_all) {
+                    (true, false) => win,
+                    (false, true) => -win,
+                    _ => 0,
+                });
+            }
+        }
+        None
+    }
+
+    fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+        self.pv_len[ply] = ply;
+        let in_check = self.pos.in_check();
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        if !self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if let Some(v) = self.repetition(ply) {
+                return v;
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.pos);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key() ^ XIANGQI_SALT;
+        let entry = self.shared.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && ply > 0 && e.depth as i32 >= depth {
+                let s = from_tt(e.score as i32, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let static_eval =
+            if in_check { -INFINITY } else { entry.map_or_else(|| eval::evaluate(&self.pos), |e| e.eval as i32) };
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far above beta near the horizon.
+            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: give the turn away; if still above beta, cut.
+            if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
+                let r = 2 + depth / 4;
+                self.pos.toggle_turn();
+                self.push(false, true);
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.pop();
+                self.pos.toggle_turn();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score > MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        self.pos.legal_moves(&mut list);
+        if ply == 0 {
+            let (roots, skip) = (&self.root_moves, &self.root_skip);
+            let kept: Vec<Move> = list.iter().copied().filter(|m| roots.contains(m) && !skip.contains(m)).collect();
+            list.clear();
+            kept.into_iter().for_each(|m| list.push(m));
+            if list.is_empty() {
+                return -INFINITY;
+            }
+        } else if list.is_empty() {
+            // Checkmate or stalemate: both lose.
+            return -MATE + ply as i32;
+        }
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.order(&list, &mut scores, tt_move, ply);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let n = list.len();
+        for i in 0..n {
+            let m = pick(&mut list, &mut scores, i);
+            let capture = self.pos.board().piece_at(m.to()).is_some();
+            let undo = self.pos.play_unchecked(m);
+            let gives_check = self.pos.in_check();
+            self.push(gives_check, capture);
+            let quiet = !capture && !gives_check;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+            } else {
+                let reduction = if depth >= 3 && i >= 3 && quiet && !in_check && !self.is_killer(ply, m) {
+                    1 + (i >= 8) as i32 + (depth >= 7) as i32
+                } else {
+                    0
+                };
+                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.pop();
+            self.pos.undo(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][ply] = m;
+                    let child_len = self.pv_len[ply + 1].max(ply + 1);
+                    for k in ply + 1..child_len {
+                        self.pv[ply][k] = self.pv[ply + 1][k];
+                    }
+                    self.pv_len[ply] = child_len;
+                    if alpha >= beta {
+                        if !capture {
+                            self.remember_quiet(ply, m, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if ply > 0 || self.root_skip.is_empty() {
+            self.shared.tt.store(
+                key,
+                best_move,
+                to_tt(best, ply) as i16,
+                clamp16(static_eval),
+                depth.max(0) as u8,
+                bound,
+            );
+        }
+        best
+    }
+
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.pos);
+        }
+        let in_check = self.pos.in_check();
+        let mut best = -INFINITY;
+        let mut list = MoveList::new();
+        if in_check {
+            self.pos.legal_moves(&mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+        } else {
+            let stand = eval::evaluate(&self.pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            self.pos.legal_captures(&mut list);
+        }
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.order(&list, &mut scores, None, ply);
+        for i in 0..list.len() {
+            let m = pick(&mut list, &mut scores, i);
+            let undo = self.pos.play_unchecked(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.undo(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn has_big_pieces(&self) -> bool {
+        let b = self.pos.board();
+        let us = self.pos.turn();
+        (b.pieces(us, PieceKind::Chariot) | b.pieces(us, PieceKind::Horse) | b.pieces(us, PieceKind::Cannon)) != 0
+    }
+
+    fn is_killer(&self, ply: usize, m: Move) -> bool {
+        self.killers[ply].contains(&Some(m))
+    }
+
+    fn remember_quiet(&mut self, ply: usize, m: Move, depth: i32) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let h = &mut self.history[m.from().index()][m.to().index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    fn order(&self, list: &MoveList, scores: &mut [i32], tt_move: Option<Move>, ply: usize) {
+        let b = self.pos.board();
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                1 << 28
+            } else if let Some(victim) = b.piece_at(m.to()) {
+                let attacker = b.piece_at(m.from()).map_or(0, |p| VALUE[p.kind().index()]);
+                (1 << 24) + VALUE[victim.kind().index()] * 16 - attacker
+            } else if self.killers[ply][0] == Some(m) {
+                (1 << 23) + 1
+            } else if self.killers[ply][1] == Some(m) {
+                1 << 23
+            } else {
+                self.history[m.from().index()][m.to().index()]
+            };
+        }
+    }
+}
+
+/// Ordering values (MVV-LVA).
+const VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 150];
+
+/// Moves the best-scored remaining move to position `i` and returns it.
+#[inline]
+fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let n = list.len();
+    let mut best = i;
+    for j in i + 1..n {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list.as_slice()[i]
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+fn clamp16(v: i32) -> i16 {
+    v.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+fn internal(s: Score) -> i32 {
+    match s {
+        Score::Centipawns(c) => c,
+        Score::Mate(n) if n > 0 => MATE - 2 * n + 1,
+        Score::Mate(n) => -MATE - 2 * n,
+    }
+}

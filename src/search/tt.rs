@@ -1,0 +1,207 @@
+//! The transposition table shared by every thread of every request.
+//!
+//! Each slot is two `AtomicU64`: `key ^ data` and `data`. A reader accepts an entry only
+//! when `stored_key ^ data == key`, so a slot torn by two writers racing is read as a
+//! miss instead of as wrong data (the lock-free scheme of well-known chess engines).
+//! Slots are grouped in buckets of four; a write replaces the entry of the same key, or
+//! the one that is shallowest and oldest. Each search raises the generation so entries
+//! of finished searches age out first. Callers mix the variant into the key.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::rules::types::Move;
+
+const BUCKET: usize = 4;
+
+/// How a stored score bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The true score is at least the stored one (a beta cut-off).
+    Lower,
+    /// The true score is at most the stored one (no move reached alpha).
+    Upper,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Option<Move>,
+    pub score: i16,
+    pub eval: i16,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+pub struct TranspositionTable {
+    slots: Box<[Slot]>,
+    buckets: usize,
+    generation: AtomicU8,
+    probes: AtomicU64,
+    hits: AtomicU64,
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6
+fn pack(mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound, generation: u8) -> u64 {
+    let m = mv.map_or(0u64, |m| encode_move(m) as u64);
+    let b = match bound {
+        Bound::Exact => 1u64,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    m | (score as u16 as u64) << 16
+        | (eval as u16 as u64) << 32
+        | (depth as u64) << 48
+        | b << 56
+        | ((generation & 63) as u64) << 58
+}
+
+fn encode_move(m: Move) -> u16 {
+    // 0 means "no move"; a real move is stored with its top bit set.
+    (m.from().index() as u16 | (m.to().index() as u16) << 7) | 0x8000
+}
+
+fn decode_move(v: u16) -> Option<Move> {
+    if v & 0x8000 == 0 {
+        return None;
+    }
+    let from = crate::rules::types::Square::from_index((v & 0x7f) as usize)?;
+    let to = crate::rules::types::Square::from_index(((v >> 7) & 0x7f) as usize)?;
+    Some(Move::new(from, to))
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let slots = (mb.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
+        let slots = slots.max(BUCKET);
+        let v: Vec<Slot> = (0..slots).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
+        TranspositionTable {
+            slots: v.into_boxed_slice(),
+            buckets: slots / BUCKET,
+            generation: AtomicU8::new(0),
+            probes: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        }
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    /// Starts a new search generation (older entries are replaced first).
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 63
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.probes.fetch_add(1, Ordering::Relaxed);
+        let base = self.bucket(key);
+        for slot in &self.slots[base..base + BUCKET] {
+            let data = slot.data.load(Ordering::Relaxed);
+            if data != 0 && slot.check.load(Ordering::Relaxed) ^ data == key {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                let bound = match (data >> 56) & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                };
+                return Some(Entry {
+                    mv: decode_move(data as u16),
+                    score: (data >> 16) as u16 as i16,
+                    eval: (data >> 32) as u16 as i16,
+                    depth: (data >> 48) as u8,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound) {
+        let generation = self.generation();
+        let base = self.bucket(key);
+        let mut victim = base;
+        let mut worst = i32::MAX;
+        for (i, slot) in self.slots[base..base + BUCKET].iter().enumerate() {
+            let data = slot.data.load(Ordering::Relaxed);
+            if data == 0 || slot.check.load(Ordering::Relaxed) ^ data == key {
+                // Keep a known best move when the new entry has none.
+                let mv = mv.or_else(|| if data == 0 { None } else { decode_move(data as u16) });
+                let new = pack(mv, score, eval, depth, bound, generation);
+                slot.check.store(key ^ new, Ordering::Relaxed);
+                slot.data.store(new, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub((data >> 58) as u8 & 63) & 63) as i32;
+            let value = ((data >> 48) as u8) as i32 - 8 * age;
+            if value < worst {
+                worst = value;
+                victim = base + i;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, generation);
+        self.slots[victim].check.store(key ^ new, Ordering::Relaxed);
+        self.slots[victim].data.store(new, Ordering::Relaxed);
+    }
+
+    /// Share of probes that found their key since the table was made.
+    pub fn hit_rate(&self) -> f64 {
+        let probes = self.probes.load(Ordering::Relaxed);
+        if probes == 0 { 0.0 } else { self.hits.load(Ordering::Relaxed) as f64 / probes as f64 }
+    }
+
+    /// Fill in per mille, sampled over the first thousand slots, counting this
+    /// generation's entries.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n]
+            .iter()
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && ((d >> 58) as u8 & 63) == generation
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for s in self.slots.iter() {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_round_trips() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::parse_iccs("h2e2");
+        tt.store(0xDEAD_BEEF_1234_5678, m, -1234, 56, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF_1234_5678).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (m, -1234, 56, 7, Bound::Lower));
+        assert!(tt.probe(0xDEAD_BEEF_1234_5679).is_none());
+    }
+}

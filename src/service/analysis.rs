@@ -1,0 +1,339 @@
+//! AnalysisService: Analyze, AnalyzeStream, Hint, EvaluateDrawOffer over the shared
+//! engine.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use tokio::sync::{mpsc, oneshot};
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+use super::convert::{self, ContentLimits};
+use super::engine::{CancelOnDrop, Engine, deadline};
+use super::errors::bad_request;
+use super::proto::{self, analysis_service_server::AnalysisService};
+use crate::rules::history::Game;
+use crate::rules::types::Move;
+use crate::search::{self, Outcome, Params, Report, Score, StopReason};
+
+/// A search request, whichever RPC it came from.
+struct Job {
+    game: Game,
+    params: Params,
+    budget: Option<Duration>,
+}
+
+fn parse_root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Move::parse_iccs(t)
+                .ok_or_else(|| bad_request(format!("{field}[{i}]"), format!("{t:?} is not an ICCS move")))
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn job(
+    engine: &Engine,
+    position: Option<&proto::Position>,
+    limits: Option<&proto::SearchLimits>,
+    multipv: u32,
+    search_moves: &[String],
+    exclude_moves: &[String],
+    content: ContentLimits,
+    client_timeout: Option<Duration>,
+) -> Result<Job, Status> {
+    let position = position.ok_or_else(|| bad_request("position", "position is required"))?;
+    let game = convert::game(position, "position", content)?;
+    let l = limits.cloned().unwrap_or_default();
+    if multipv > 64 {
+        return Err(bad_request("multipv", "at most 64 lines"));
+    }
+    let params = Params {
+        limits: search::Limits {
+            depth: (l.depth > 0).then_some(l.depth),
+            nodes: (l.nodes > 0).then_some(l.nodes),
+            movetime: None,
+        },
+        multipv: multipv.max(1) as usize,
+        threads: engine.config.threads_per_search,
+        search_moves: parse_root_moves(search_moves, "search_moves")?,
+        exclude_moves: parse_root_moves(exclude_moves, "exclude_moves")?,
+    };
+    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
+    Ok(Job { game, params, budget })
+}
+
+fn score(s: Score) -> proto::Score {
+    proto::Score {
+        value: Some(match s {
+            Score::Centipawns(c) => proto::score::Value::Cp(c),
+            Score::Mate(n) => proto::score::Value::Mate(n),
+        }),
+    }
+}
+
+fn stop_reason(r: StopReason) -> proto::StopReason {
+    match r {
+        StopReason::Depth => proto::StopReason::Depth,
+        StopReason::Nodes => proto::StopReason::Nodes,
+        StopReason::Time => proto::StopReason::Movetime,
+        StopReason::Stopped => proto::StopReason::Cancelled,
+        StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
+        StopReason::MateFound => proto::StopReason::MateFound,
+    }
+}
+
+fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
+    report
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| proto::PrincipalVariation {
+            multipv: i as u32 + 1,
+            score: Some(score(l.score)),
+            pv: l.pv.iter().map(|m| m.to_string()).collect(),
+        })
+        .collect()
+}
+
+fn nps(report: &Report) -> u64 {
+    let secs = report.elapsed.as_secs_f64();
+    if secs > 0.0 { (report.nodes as f64 / secs) as u64 } else { 0 }
+}
+
+/// The final answer of a search.
+pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeResponse {
+    let r = &outcome.report;
+    proto::AnalyzeResponse {
+        lines: lines(r),
+        best_move: outcome.best.map(|m| m.to_string()).unwrap_or_default(),
+        ponder_move: outcome.ponder.map(|m| m.to_string()).unwrap_or_default(),
+        depth: r.depth,
+        seldepth: r.seldepth,
+        nodes: r.nodes,
+        nps: nps(r),
+        time_ms: r.elapsed.as_millis() as u32,
+        hash_hit_rate: hit_rate,
+        stop_reason: stop_reason(outcome.stop_reason) as i32,
+    }
+}
+
+fn progress(report: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+    let pv = report.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+    proto::AnalyzeStreamResponse {
+        lines: lines(report),
+        best_move: pv.first().map(|m| m.to_string()).unwrap_or_default(),
+        ponder_move: pv.get(1).map(|m| m.to_string()).unwrap_or_default(),
+        depth: report.depth,
+        seldepth: report.seldepth,
+        nodes: report.nodes,
+        nps: nps(report),
+        time_ms: report.elapsed.as_millis() as u32,
+        hash_hit_rate: hit_rate,
+        stop_reason: proto::StopReason::Unspecified as i32,
+        is_final: false,
+    }
+}
+
+/// Runs a search synchronously on the calling thread (CLI, UCI, tests).
+pub fn run_search(
+    engine: &Engine,
+    job_game: &Game,
+    params: &Params,
+    budget: Option<Duration>,
+    stop: &AtomicBool,
+    on_depth: &mut dyn FnMut(&Report),
+) -> Outcome {
+    let started = Instant::now();
+    metrics::counter!("chuhe_searches_started_total").increment(1);
+    let outcome = search::search(job_game, params, &engine.tt, stop, deadline(budget), on_depth);
+    let elapsed = started.elapsed();
+    metrics::counter!("chuhe_searches_finished_total").increment(1);
+    metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
+    metrics::histogram!("chuhe_search_seconds").record(elapsed.as_secs_f64());
+    metrics::gauge!("chuhe_tt_hit_rate").set(engine.tt.hit_rate());
+    metrics::gauge!("chuhe_tt_fill_ratio").set(engine.tt.hashfull() as f64 / 1000.0);
+    if let Some(b) = budget {
+        if elapsed > b + Duration::from_millis(50) {
+            metrics::counter!("chuhe_search_deadline_overruns_total").increment(1);
+        }
+    }
+    outcome
+}
+
+pub struct Analysis {
+    pub engine: Arc<Engine>,
+    pub limits: ContentLimits,
+}
+
+fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
+    super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)
+}
+
+impl Analysis {
+    /// Admits the job, runs it on a search thread and waits for the outcome.
+    async fn search(&self, job: Job) -> Result<Outcome, Status> {
+        let permit = self.engine.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _cancel = CancelOnDrop(stop.clone());
+        let (tx, rx) = oneshot::channel();
+        let engine = self.engine.clone();
+        self.engine.spawn(permit, move || {
+            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &stop, &mut |_| {});
+            let _ = tx.send(outcome);
+        })?;
+        rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+    }
+}
+
+type ProgressStream = Pin<Box<dyn Stream<Item = Result<proto::AnalyzeStreamResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl AnalysisService for Analysis {
+    async fn analyze(
+        &self,
+        request: Request<proto::AnalyzeRequest>,
+    ) -> Result<Response<proto::AnalyzeResponse>, Status> {
+        let timeout = client_timeout(&request);
+        let r = request.get_ref();
+        let job = job(
+            &self.engine,
+            r.position.as_ref(),
+            r.limits.as_ref(),
+            r.multipv,
+            &r.search_moves,
+            &r.exclude_moves,
+            self.limits,
+            timeout,
+        )?;
+        let outcome = self.search(job).await?;
+        Ok(Response::new(analyze_response(&outcome, self.engine.tt.hit_rate())))
+    }
+
+    type AnalyzeStreamStream = ProgressStream;
+
+    async fn analyze_stream(
+        &self,
+        request: Request<proto::AnalyzeStreamRequest>,
+    ) -> Result<Response<ProgressStream>, Status> {
+        let timeout = client_timeout(&request);
+        let r = request.get_ref();
+        let job = job(
+            &self.engine,
+            r.position.as_ref(),
+            r.limits.as_ref(),
+            r.multipv,
+            &r.search_moves,
+            &r.exclude_moves,
+            self.limits,
+            timeout,
+        )?;
+        let permit = self.engine.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<Result<proto::AnalyzeStreamResponse, Status>>(16);
+        let engine = self.engine.clone();
+        let flag = stop.clone();
+        self.engine.spawn(permit, move || {
+            let mut on_depth = |report: &Report| {
+                // A closed stream (the client went away) stops the search.
+                if tx.blocking_send(Ok(progress(report, engine.tt.hit_rate()))).is_err() {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            };
+            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &flag, &mut on_depth);
+            let a = analyze_response(&outcome, engine.tt.hit_rate());
+            let last = proto::AnalyzeStreamResponse {
+                lines: a.lines,
+                best_move: a.best_move,
+                ponder_move: a.ponder_move,
+                depth: a.depth,
+                seldepth: a.seldepth,
+                nodes: a.nodes,
+                nps: a.nps,
+                time_ms: a.time_ms,
+                hash_hit_rate: a.hash_hit_rate,
+                stop_reason: a.stop_reason,
+                is_final: true,
+            };
+            let _ = tx.blocking_send(Ok(last));
+        })?;
+        let cancel = CancelOnDrop(stop);
+        let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
+        // The guard lives as long as the stream: dropping the stream stops the search.
+        let stream = StreamWithGuard { inner: stream, _guard: cancel };
+        Ok(Response::new(Box::pin(stream)))
+    }
+
+    async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
+        let timeout = client_timeout(&request);
+        let r = request.get_ref();
+        let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+        let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
+        let pos = job.game.position().clone();
+        let outcome = self.search(job).await?;
+        let best = outcome.best.ok_or_else(|| Status::failed_precondition("the side to move has no legal move"))?;
+        Ok(Response::new(proto::HintResponse {
+            r#move: Some(convert::describe_move(&pos, best)),
+            score: outcome.report.lines.first().map(|l| score(l.score)),
+        }))
+    }
+
+    async fn evaluate_draw_offer(
+        &self,
+        request: Request<proto::EvaluateDrawOfferRequest>,
+    ) -> Result<Response<proto::EvaluateDrawOfferResponse>, Status> {
+        let timeout = client_timeout(&request);
+        let r = request.get_ref();
+        let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+        let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
+        let pos = job.game.position().clone();
+        let offered_by = match proto::Player::try_from(r.offered_by) {
+            Ok(proto::Player::Red) => crate::rules::types::Color::Red,
+            Ok(proto::Player::Black) => crate::rules::types::Color::Black,
+            _ => return Err(bad_request("offered_by", "name RED or BLACK")),
+        };
+        let outcome = self.search(job).await?;
+        let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
+        // The engine answers for the side that received the offer.
+        let flip = |s: Score| match s {
+            Score::Centipawns(c) => Score::Centipawns(-c),
+            Score::Mate(n) => Score::Mate(-n),
+        };
+        let ours = if pos.turn() == offered_by { flip(to_move) } else { to_move };
+        let quiet = !pos.in_check() && {
+            let mut captures = crate::rules::types::MoveList::new();
+            pos.legal_captures(&mut captures);
+            captures.is_empty()
+        };
+        let (accept, reason) = match ours {
+            Score::Mate(n) if n < 0 => (true, proto::DrawOfferReason::StandsWorse),
+            Score::Mate(_) => (false, proto::DrawOfferReason::StandsBetter),
+            Score::Centipawns(c) if c < -LEVEL_MARGIN => (true, proto::DrawOfferReason::StandsWorse),
+            Score::Centipawns(c) if c > LEVEL_MARGIN => (false, proto::DrawOfferReason::StandsBetter),
+            Score::Centipawns(_) if quiet => (true, proto::DrawOfferReason::LevelAndQuiet),
+            Score::Centipawns(_) => (false, proto::DrawOfferReason::NotQuiet),
+        };
+        Ok(Response::new(proto::EvaluateDrawOfferResponse { accept, score: Some(score(ours)), reason: reason as i32 }))
+    }
+}
+
+/// Within this many centipawns of zero a position counts as level.
+const LEVEL_MARGIN: i32 = 50;
+
+struct StreamWithGuard<S> {
+    inner: S,
+    _guard: CancelOnDrop,
+}
+
+impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
+    type Item = S::Item;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
+        Pin::new(&mut self.inner).poll_next(cx)
+    }
+}

@@ -1,0 +1,186 @@
+//! UCI on stdin/stdout, so that GUIs and match runners can use the engine.
+//!
+//! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Threads|UCI_Variant
+//! value ...`, `position startpos|fen FEN [moves ...]` (ICCS), `go movetime|depth|nodes|
+//! wtime btime winc binc movestogo|infinite`, `stop`, `quit`.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::notation::fen;
+use crate::rules::history::Game;
+use crate::rules::types::{Color, Move};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Limits, Params, Score};
+
+struct Session {
+    tt: Arc<TranspositionTable>,
+    threads: usize,
+    game: Game,
+    stop: Arc<AtomicBool>,
+    running: Option<JoinHandle<()>>,
+}
+
+fn format_score(s: Score) -> String {
+    match s {
+        Score::Centipawns(c) => format!("cp {c}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// Runs the protocol until `quit` or end of input.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: usize, threads: usize) {
+    let out = Arc::new(std::sync::Mutex::new(output));
+    let say = |out: &Arc<std::sync::Mutex<dyn Write + Send>>, line: String| {
+        if let Ok(mut o) = out.lock() {
+            let _ = writeln!(o, "{line}");
+            let _ = o.flush();
+        }
+    };
+    let out: Arc<std::sync::Mutex<dyn Write + Send>> = out;
+    let mut s = Session {
+        tt: Arc::new(TranspositionTable::new(hash_mb)),
+        threads: threads.max(1),
+        game: Game::new(crate::rules::xiangqi::Position::startpos()),
+        stop: Arc::new(AtomicBool::new(false)),
+        running: None,
+    };
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("uci") => {
+                say(&out, "id name chuhe".into());
+                say(&out, "id author the chuhe project".into());
+                say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
+                say(&out, "option name Threads type spin default 1 min 1 max 256".into());
+                say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi".into());
+                say(&out, "uciok".into());
+            }
+            Some("isready") => say(&out, "readyok".into()),
+            Some("ucinewgame") => {
+                wait(&mut s);
+                s.tt.clear();
+            }
+            Some("setoption") => {
+                wait(&mut s);
+                let name = value_after(&words, "name");
+                let value = value_after(&words, "value");
+                match (name.as_deref(), value) {
+                    (Some("Hash"), Some(v)) => {
+                        if let Ok(mb) = v.parse::<usize>() {
+                            s.tt = Arc::new(TranspositionTable::new(mb));
+                        }
+                    }
+                    (Some("Threads"), Some(v)) => s.threads = v.parse().unwrap_or(1).max(1),
+                    (Some("UCI_Variant"), Some(v)) if v != "xiangqi" => {
+                        say(&out, format!("info string variant {v} is not supported yet"))
+                    }
+                    _ => {}
+                }
+            }
+            Some("position") => {
+                wait(&mut s);
+                match parse_position(&words) {
+                    Ok(g) => s.game = g,
+                    Err(e) => say(&out, format!("info string {e}")),
+                }
+            }
+            Some("go") => {
+                wait(&mut s);
+                let params = go_params(&words, s.game.position().turn(), s.threads);
+                s.stop = Arc::new(AtomicBool::new(false));
+                let (game, tt, stop, out) = (s.game.clone(), s.tt.clone(), s.stop.clone(), out.clone());
+                s.running = Some(std::thread::spawn(move || {
+                    let mut info = |r: &search::Report| {
+                        if let Some(line) = r.lines.first() {
+                            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
+                            let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+                            say(
+                                &out,
+                                format!(
+                                    "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+                                    r.depth,
+                                    r.seldepth,
+                                    format_score(line.score),
+                                    r.nodes,
+                                    nps,
+                                    r.elapsed.as_millis(),
+                                    r.hashfull,
+                                    pv.join(" ")
+                                ),
+                            );
+                        }
+                    };
+                    let outcome = search::search(&game, &params, &tt, &stop, None, &mut info);
+                    let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
+                    match outcome.ponder {
+                        Some(p) => say(&out, format!("bestmove {best} ponder {p}")),
+                        None => say(&out, format!("bestmove {best}")),
+                    }
+                }));
+            }
+            Some("stop") => wait(&mut s),
+            Some("quit") => {
+                wait(&mut s);
+                return;
+            }
+            _ => {}
+        }
+    }
+    wait(&mut s);
+}
+
+fn wait(s: &mut Session) {
+    if let Some(h) = s.running.take() {
+        s.stop.store(true, Ordering::Relaxed);
+        let _ = h.join();
+    }
+}
+
+fn value_after(words: &[&str], key: &str) -> Option<String> {
+    let i = words.iter().position(|w| *w == key)?;
+    let end = words[i + 1..].iter().position(|w| *w == "value").map_or(words.len(), |p| i + 1 + p);
+    let v = words[i + 1..end].join(" ");
+    (!v.is_empty()).then_some(v)
+}
+
+fn parse_position(words: &[&str]) -> Result<Game, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let spec = &words[1..moves_at.unwrap_or(words.len())];
+    let text = match spec.first() {
+        Some(&"startpos") => "startpos".to_string(),
+        Some(&"fen") => spec[1..].join(" "),
+        _ => return Err("position needs startpos or fen".into()),
+    };
+    let start = fen::xiangqi(&text).map_err(|e| e.to_string())?;
+    let mut game = Game::new(start);
+    if let Some(i) = moves_at {
+        for w in &words[i + 1..] {
+            let m = Move::parse_iccs(w).ok_or_else(|| format!("bad move {w}"))?;
+            game.play(m).map_err(|_| format!("illegal move {w}"))?;
+        }
+    }
+    Ok(game)
+}
+
+fn go_params(words: &[&str], turn: Color, threads: usize) -> Params {
+    let num = |key: &str| -> Option<u64> {
+        words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)?.parse().ok())
+    };
+    let mut limits = Limits { depth: num("depth").map(|d| d as u32), nodes: num("nodes"), movetime: None };
+    if let Some(ms) = num("movetime") {
+        limits.movetime = Some(Duration::from_millis(ms));
+    } else if !words.contains(&"infinite") {
+        let (time, inc) = if turn == Color::Red { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };
+        if let Some(t) = time {
+            let moves_to_go = num("movestogo").unwrap_or(30).max(1);
+            let budget = t / moves_to_go + inc.unwrap_or(0) * 3 / 4;
+            limits.movetime = Some(Duration::from_millis(budget.min(t.saturating_sub(50)).max(1)));
+        }
+    }
+    Params { limits, threads, ..Params::default() }
+}
