@@ -1,0 +1,213 @@
+//! AnalysisService through the real server and the generated client.
+
+use std::time::{Duration, Instant};
+
+use chuhe::service::engine::EngineConfig;
+use chuhe::service::proto::{self, analysis_service_client::AnalysisServiceClient};
+use chuhe::service::server::{ServerConfig, serve};
+use tokio::net::TcpListener;
+use tonic::Code;
+use tonic::transport::Channel;
+
+async fn start(engine: EngineConfig) -> (AnalysisServiceClient<Channel>, tokio::sync::oneshot::Sender<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let config = ServerConfig { engine, ..ServerConfig::default() };
+    tokio::spawn(async move {
+        serve(config, listener, async move {
+            let _ = rx.await;
+        })
+        .await
+        .unwrap();
+    });
+    (AnalysisServiceClient::connect(format!("http://{addr}")).await.unwrap(), tx)
+}
+
+fn position(fen: &str) -> proto::Position {
+    proto::Position { variant: proto::Variant::Xiangqi as i32, fen: fen.into(), ..Default::default() }
+}
+
+fn limits(depth: u32, movetime_ms: u32) -> Option<proto::SearchLimits> {
+    Some(proto::SearchLimits { depth, nodes: 0, movetime_ms })
+}
+
+fn small() -> EngineConfig {
+    EngineConfig { hash_mb: 8, workers: 2, ..EngineConfig::default() }
+}
+
+#[tokio::test]
+async fn analyze_reports_the_search() {
+    let (mut client, _stop) = start(small()).await;
+    let resp = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1")),
+            limits: limits(6, 0),
+            multipv: 2,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.lines.len(), 2);
+    assert_eq!(resp.lines[0].score.as_ref().unwrap().value, Some(proto::score::Value::Mate(2)));
+    assert!(!resp.best_move.is_empty() && resp.nodes > 0);
+    // With several lines the search runs to its depth.
+    assert_eq!((resp.depth, resp.stop_reason), (6, proto::StopReason::Depth as i32));
+
+    let resp = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos")),
+            limits: limits(5, 0),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.depth, 5);
+    assert_eq!(resp.stop_reason, proto::StopReason::Depth as i32);
+    assert!(resp.hash_hit_rate >= 0.0);
+
+    let err = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos")),
+            exclude_moves: vec!["zz".into()],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::InvalidArgument);
+}
+
+#[tokio::test]
+async fn analyze_honours_the_client_deadline() {
+    let (mut client, _stop) = start(small()).await;
+    let mut request = tonic::Request::new(proto::AnalyzeRequest {
+        position: Some(position("startpos")),
+        limits: limits(0, 5_000),
+        ..Default::default()
+    });
+    request.set_timeout(Duration::from_millis(300));
+    let start = Instant::now();
+    let resp = client.analyze(request).await.unwrap().into_inner();
+    assert!(start.elapsed() < Duration::from_millis(300), "{:?}", start.elapsed());
+    assert!(!resp.best_move.is_empty());
+}
+
+#[tokio::test]
+async fn stream_sends_each_depth_then_a_final_message() {
+    let (mut client, _stop) = start(small()).await;
+    let mut stream = client
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position("startpos")),
+            limits: limits(5, 0),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut depths = Vec::new();
+    let mut finals = 0;
+    while let Some(msg) = stream.message().await.unwrap() {
+        if msg.is_final {
+            finals += 1;
+            assert_eq!(msg.depth, 5);
+        } else {
+            depths.push(msg.depth);
+        }
+    }
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert_eq!(finals, 1);
+}
+
+#[tokio::test]
+async fn a_cancelled_stream_frees_its_search_thread() {
+    let engine = EngineConfig { workers: 1, max_queue_wait: Duration::from_millis(300), ..small() };
+    let (mut client, _stop) = start(engine).await;
+    let long = proto::AnalyzeStreamRequest {
+        position: Some(position("startpos")),
+        limits: limits(0, 8_000),
+        ..Default::default()
+    };
+    let mut stream = client.analyze_stream(long).await.unwrap().into_inner();
+    let _first = stream.message().await.unwrap();
+    drop(stream);
+    // With the only search thread released, the next request is admitted and answered.
+    let start = Instant::now();
+    let resp = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos")),
+            limits: limits(3, 0),
+            ..Default::default()
+        })
+        .await;
+    assert!(resp.is_ok(), "{resp:?}");
+    assert!(start.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
+async fn admission_refuses_at_once_when_busy() {
+    let engine = EngineConfig { workers: 1, max_queue_wait: Duration::from_millis(20), ..small() };
+    let (client, _stop) = start(engine).await;
+    let mut busy = client.clone();
+    let long = tokio::spawn(async move {
+        busy.analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos")),
+            limits: limits(0, 1_500),
+            ..Default::default()
+        })
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut second = client.clone();
+    let start = Instant::now();
+    let err = second
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos")),
+            limits: limits(0, 100),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::ResourceExhausted);
+    assert!(start.elapsed() < Duration::from_millis(500), "refused late: {:?}", start.elapsed());
+    assert!(long.await.unwrap().is_ok());
+}
+
+#[tokio::test]
+async fn hint_and_draw_offer() {
+    let (mut client, _stop) = start(small()).await;
+    let hint = client
+        .hint(proto::HintRequest { position: Some(position("startpos")), movetime_ms: 100, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    let m = hint.r#move.unwrap();
+    assert_eq!(m.player, proto::Player::Red as i32);
+    assert!(
+        chuhe::notation::fen::xiangqi("startpos")
+            .unwrap()
+            .is_legal(chuhe::rules::types::Move::parse_iccs(&m.iccs).unwrap())
+    );
+
+    // Red is a chariot up; Black (to move) receives Red's offer: it stands worse, accepts.
+    let up = "3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1";
+    let offer = |fen: &str, by: proto::Player| proto::EvaluateDrawOfferRequest {
+        position: Some(position(fen)),
+        offered_by: by as i32,
+        movetime_ms: 100,
+        ..Default::default()
+    };
+    let resp = client.evaluate_draw_offer(offer(up, proto::Player::Red)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsWorse as i32);
+    // Black offers; the engine answers for Red, which stands better and declines.
+    let resp = client.evaluate_draw_offer(offer(up, proto::Player::Black)).await.unwrap().into_inner();
+    assert!(!resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsBetter as i32);
+    // Bare generals with advisors: level and quiet, accepted.
+    let level = "3k1a3/9/9/9/9/9/9/9/9/4KA3 w - - 0 1";
+    let resp = client.evaluate_draw_offer(offer(level, proto::Player::Black)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::LevelAndQuiet as i32);
+}

@@ -1,0 +1,223 @@
+//! The search: mates found and proven by brute force, legal answers, limits, the shared
+//! table, concurrency.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use chuhe::notation::fen;
+use chuhe::rules::history::Game;
+use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::xiangqi::Position;
+use chuhe::search::tt::TranspositionTable;
+use chuhe::search::{Limits, Params, Score, StopReason, search};
+
+/// Can the side to move force a win (the opponent left without a legal move, which
+/// loses in Xiangqi) within `n` moves? Plain minimax over legal moves.
+fn wins_within(pos: &mut Position, n: u32) -> bool {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list.iter().any(|&m| {
+        let undo = pos.play_unchecked(m);
+        let wins = forced_after(pos, n);
+        pos.undo(m, undo);
+        wins
+    })
+}
+
+fn forced_after(pos: &mut Position, n: u32) -> bool {
+    let mut replies = MoveList::new();
+    pos.legal_moves(&mut replies);
+    replies.is_empty()
+        || (n > 1
+            && replies.iter().all(|&r| {
+                let undo = pos.play_unchecked(r);
+                let w = wins_within(pos, n - 1);
+                pos.undo(r, undo);
+                w
+            }))
+}
+
+fn game(fen_text: &str) -> Game {
+    Game::new(fen::xiangqi(fen_text).unwrap())
+}
+
+fn run(game: &Game, params: Params, tt: &TranspositionTable) -> chuhe::search::Outcome {
+    search(game, &params, tt, &AtomicBool::new(false), None, &mut |_| {})
+}
+
+fn depth(d: u32) -> Params {
+    Params { limits: Limits { depth: Some(d), ..Limits::default() }, ..Params::default() }
+}
+
+#[test]
+fn finds_mates_in_one_two_and_three() {
+    let cases = [
+        ("4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1", 1),
+        ("4k4/9/9/9/9/9/9/9/9/RR1K5 w - - 0 1", 2),
+        ("3k5/4a4/9/9/9/9/9/9/9/4K1R2 w - - 0 1", 3),
+    ];
+    for (fen_text, n) in cases {
+        let g = game(fen_text);
+        let mut pos = g.position().clone();
+        assert!(
+            wins_within(&mut pos, n) && (n == 1 || !wins_within(&mut pos, n - 1)),
+            "{fen_text} is not a mate in {n}"
+        );
+        let tt = TranspositionTable::new(8);
+        let outcome = run(&g, depth(2 * n + 2), &tt);
+        assert_eq!(outcome.report.lines[0].score, Score::Mate(n as i32), "{fen_text}");
+        let best = outcome.best.unwrap();
+        let undo = pos.play_unchecked(best);
+        assert!(forced_after(&mut pos, n), "{fen_text}: {best} does not mate in {n}");
+        pos.undo(best, undo);
+        assert_eq!(outcome.stop_reason, StopReason::MateFound);
+    }
+}
+
+#[test]
+fn mated_side_sees_its_mate() {
+    // Black to move, mated in one whatever it does (white threatens a0a9... after any move).
+    let g = game("R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    let outcome = run(&g, depth(3), &TranspositionTable::new(1));
+    assert_eq!(outcome.best, None);
+    assert_eq!(outcome.stop_reason, StopReason::NoLegalMoves);
+}
+
+#[test]
+fn best_moves_are_always_legal() {
+    let tt = TranspositionTable::new(8);
+    let fens = [
+        "startpos",
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "3k1a3/2P1aP3/4b1n2/8C/6b2/1R5R1/9/9/1rcpr4/3c1K3 w - - 0 1",
+        "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    ];
+    for f in fens {
+        let g = game(f);
+        for d in 1..=5 {
+            let outcome = run(&g, depth(d), &tt);
+            let best = outcome.best.unwrap();
+            assert!(g.position().is_legal(best), "{f} depth {d}: {best}");
+            // The principal variation is a legal line.
+            let mut pos = g.position().clone();
+            for &m in &outcome.report.lines[0].pv {
+                assert!(pos.is_legal(m), "{f}: pv move {m} illegal");
+                pos.play_unchecked(m);
+            }
+        }
+    }
+}
+
+#[test]
+fn depth_and_node_limits_are_exact() {
+    let g = game("startpos");
+    let outcome = run(&g, depth(6), &TranspositionTable::new(8));
+    assert_eq!(outcome.report.depth, 6);
+    assert_eq!(outcome.stop_reason, StopReason::Depth);
+    for nodes in [1_000u64, 25_000, 100_000] {
+        let params = Params { limits: Limits { nodes: Some(nodes), ..Limits::default() }, ..Params::default() };
+        let outcome = run(&g, params, &TranspositionTable::new(8));
+        assert_eq!(outcome.report.nodes, nodes, "node limit {nodes}");
+        assert_eq!(outcome.stop_reason, StopReason::Nodes);
+        assert!(outcome.best.is_some());
+    }
+}
+
+#[test]
+fn time_limit_overrun_is_bounded() {
+    let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
+    for ms in [20u64, 150] {
+        let params = Params {
+            limits: Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() },
+            ..Params::default()
+        };
+        let start = Instant::now();
+        let outcome = run(&g, params, &TranspositionTable::new(8));
+        let took = start.elapsed();
+        assert!(took < Duration::from_millis(ms + 60), "{ms} ms budget took {took:?}");
+        assert!(outcome.best.is_some());
+    }
+    // The stop flag ends an unlimited search.
+    let stop = AtomicBool::new(false);
+    let tt = TranspositionTable::new(8);
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(50));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let outcome = search(&g, &Params::default(), &tt, &stop, None, &mut |_| {});
+        assert_eq!(outcome.stop_reason, StopReason::Stopped);
+        assert!(outcome.best.is_some());
+    });
+    assert!(start.elapsed() < Duration::from_millis(500));
+}
+
+#[test]
+fn the_shared_table_makes_a_repeated_request_cheaper() {
+    let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
+    let tt = TranspositionTable::new(16);
+    let first = run(&g, depth(7), &tt);
+    let second = run(&g, depth(7), &tt);
+    assert!(
+        second.report.nodes * 2 < first.report.nodes,
+        "first {} second {}",
+        first.report.nodes,
+        second.report.nodes
+    );
+    // A nearby position (after the expected reply) profits too.
+    let mut next = g.clone();
+    next.play(first.best.unwrap()).unwrap();
+    let fresh = run(&next, depth(6), &TranspositionTable::new(16));
+    let warm = run(&next, depth(6), &tt);
+    assert!(warm.report.nodes < fresh.report.nodes, "warm {} fresh {}", warm.report.nodes, fresh.report.nodes);
+}
+
+#[test]
+fn concurrent_searches_share_the_table_safely() {
+    let tt = TranspositionTable::new(8);
+    let fens = ["startpos", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"];
+    std::thread::scope(|s| {
+        for i in 0..4 {
+            let tt = &tt;
+            s.spawn(move || {
+                let g = game(fens[i % 2]);
+                let params = Params { threads: 2, ..depth(6) };
+                let outcome = run(&g, params, tt);
+                assert!(g.position().is_legal(outcome.best.unwrap()));
+            });
+        }
+    });
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered() {
+    let g = game("startpos");
+    let params = Params { multipv: 3, ..depth(4) };
+    let outcome = run(&g, params, &TranspositionTable::new(8));
+    let lines = &outcome.report.lines;
+    assert_eq!(lines.len(), 3);
+    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    let cp = |s: Score| if let Score::Centipawns(c) = s { c } else { 0 };
+    assert!(cp(lines[0].score) >= cp(lines[1].score) && cp(lines[1].score) >= cp(lines[2].score));
+    // Restricting and excluding root moves.
+    let h2e2 = Move::parse_iccs("h2e2").unwrap();
+    let only = Params { search_moves: vec![h2e2], ..depth(3) };
+    assert_eq!(run(&g, only, &TranspositionTable::new(1)).best, Some(h2e2));
+    let without = Params { exclude_moves: vec![outcome.best.unwrap()], ..depth(3) };
+    assert_ne!(run(&g, without, &TranspositionTable::new(1)).best, outcome.best);
+}
+
+#[test]
+fn perpetual_check_is_avoided_when_it_loses() {
+    // The repetition table's soldier line: Black to move may keep checking, but the third
+    // repetition would lose; with any other move available the engine must not pick
+    // the check that completes the cycle.
+    let mut g = game("3k5/9/9/9/9/5p3/9/5p3/5K3/5C3 w - - 0 1");
+    for m in "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1".split_whitespace() {
+        g.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let outcome = run(&g, depth(4), &TranspositionTable::new(4));
+    assert_ne!(outcome.best, Move::parse_iccs("e2f2"), "walked into a losing perpetual check");
+}

@@ -1,0 +1,66 @@
+//! `chuhe uci` speaks the protocol on stdin/stdout.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+/// Sends each chunk of commands, waiting after each for a line that starts with its
+/// expected prefix; then quits and returns everything printed.
+fn session(steps: &[(&str, &str)]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["uci", "--hash-mb", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut all = String::new();
+    for (commands, until) in steps {
+        stdin.write_all(commands.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "output ended before {until:?}:\n{all}");
+            all.push_str(&line);
+            if line.starts_with(until) {
+                break;
+            }
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    stdout.read_to_string(&mut all).unwrap();
+    assert!(child.wait().unwrap().success());
+    all
+}
+
+#[test]
+fn handshake_search_and_bestmove() {
+    let out = session(&[
+        ("uci\n", "uciok"),
+        ("isready\n", "readyok"),
+        ("ucinewgame\nsetoption name Threads value 2\nposition startpos moves h2e2 h9g7\ngo depth 4\n", "bestmove"),
+    ]);
+    assert!(out.contains("uciok"));
+    assert!(out.contains("readyok"));
+    assert!(out.lines().any(|l| l.starts_with("info depth 4 ") && l.contains(" score cp ") && l.contains(" pv ")));
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
+    let m = chuhe::rules::types::Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+    let mut pos = chuhe::notation::fen::xiangqi("startpos").unwrap();
+    for t in ["h2e2", "h9g7"] {
+        pos.play(chuhe::rules::types::Move::parse_iccs(t).unwrap()).unwrap();
+    }
+    assert!(pos.is_legal(m), "bestmove {best} is illegal");
+}
+
+#[test]
+fn mate_score_and_stop() {
+    let out = session(&[
+        ("position fen 4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 3\n", "bestmove"),
+        ("position startpos\ngo infinite\n", "info depth 2"),
+        ("stop\n", "bestmove"),
+    ]);
+    assert!(out.contains("score mate 1"), "{out}");
+    assert!(out.contains("bestmove a0a9"), "{out}");
+    assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+}
