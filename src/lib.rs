@@ -4,6 +4,7 @@
 pub mod notation;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod service;
 pub mod telemetry;
 pub mod uci;

@@ -101,6 +101,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Play a match between two UCI engines from an opening book; print each game and
+    /// the score of engine A with an Elo estimate.
+    Match {
+        /// Command of engine A (for example `target/release/chuhe uci`).
+        #[arg(long)]
+        engine_a: String,
+        /// Command of engine B.
+        #[arg(long)]
+        engine_b: String,
+        /// Extra UCI options for A, `Name=Value`, repeatable.
+        #[arg(long)]
+        option_a: Vec<String>,
+        /// Extra UCI options for B, `Name=Value`, repeatable.
+        #[arg(long)]
+        option_b: Vec<String>,
+        /// Number of games (each opening is played with both colours).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Time per move in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Opening book: one line of ICCS moves per opening.
+        #[arg(long, default_value = "tests/data/openings.txt")]
+        openings: std::path::PathBuf,
+        /// Games longer than this many plies are drawn.
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+    },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
         #[command(flatten)]
@@ -200,6 +228,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => run_server(args),
+        Command::Match { engine_a, engine_b, option_a, option_b, games, movetime, openings, max_plies } => {
+            run_match(&engine_a, &engine_b, &option_a, &option_b, games, movetime, &openings, max_plies)
+        }
         Command::Uci { hash_mb, threads } => {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
             Ok(())
@@ -321,6 +352,60 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_match(
+    engine_a: &str,
+    engine_b: &str,
+    option_a: &[String],
+    option_b: &[String],
+    games: usize,
+    movetime: u64,
+    openings: &std::path::Path,
+    max_plies: usize,
+) -> Result<(), Failure> {
+    use chuhe::selfplay::{Engine, Verdict, elo, play_game, read_openings};
+    let options = |list: &[String]| -> Result<Vec<(String, String)>, Failure> {
+        list.iter()
+            .map(|o| {
+                o.split_once('=')
+                    .map(|(n, v)| (n.to_string(), v.to_string()))
+                    .ok_or_else(|| Failure(format!("option {o:?} is not Name=Value")))
+            })
+            .collect()
+    };
+    let text = std::fs::read_to_string(openings).map_err(|e| Failure(format!("{}: {e}", openings.display())))?;
+    let book = read_openings(&text).map_err(Failure)?;
+    if book.is_empty() {
+        return Err(Failure("the opening book is empty".into()));
+    }
+    let mut a = Engine::start(engine_a, &options(option_a)?).map_err(Failure)?;
+    let mut b = Engine::start(engine_b, &options(option_b)?).map_err(Failure)?;
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for i in 0..games {
+        let opening = (i / 2) % book.len();
+        let a_red = i % 2 == 0;
+        let (verdict, plies, reason) =
+            play_game(&mut a, &mut b, &book[opening], a_red, movetime, max_plies).map_err(Failure)?;
+        match verdict {
+            Verdict::AWins => wins += 1,
+            Verdict::Draw => draws += 1,
+            Verdict::BWins => losses += 1,
+        }
+        println!(
+            "game {:>3} opening {:>2} A as {:<5} {:?} after {plies} plies: {reason}",
+            i + 1,
+            opening + 1,
+            if a_red { "red" } else { "black" },
+            verdict
+        );
+    }
+    let n = wins + draws + losses;
+    let score = (wins as f64 + 0.5 * draws as f64) / n.max(1) as f64;
+    let (diff, margin) = elo(score, n);
+    println!("A: +{wins} ={draws} -{losses}  score {:.1}%  Elo {diff:+.0} ± {margin:.0}", score * 100.0);
+    Ok(())
 }
 
 fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {

@@ -337,7 +337,8 @@ impl<'a> Worker<'a> {
             _ => (-INFINITY, INFINITY),
         };
         loop {
-            let score = self.negamax(depth, alpha, beta, 0, true);
+            let in_check = self.pos.in_check();
+            let score = self.negamax(depth, alpha, beta, 0, true, in_check);
             if self.stopped {
                 return score;
             }
@@ -433,14 +434,22 @@ impl<'a> Worker<'a> {
         None
     }
 
-    fn negamax(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+    /// `in_check`: the side to move is in check (the caller knows it from the move).
+    fn negamax(
+        &mut self,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+        in_check: bool,
+    ) -> i32 {
         self.pv_len[ply] = ply;
-        let in_check = self.pos.in_check();
         if in_check {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, in_check);
         }
         if !self.visit() {
             return 0;
@@ -486,7 +495,8 @@ impl<'a> Worker<'a> {
                 let r = 2 + depth / 4;
                 self.pos.toggle_turn();
                 self.push(false, true);
-                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                // The opponent cannot be in check: we were to move in a legal position.
+                let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.pop();
                 self.pos.toggle_turn();
                 if self.stopped {
@@ -528,19 +538,19 @@ impl<'a> Worker<'a> {
             let quiet = !capture && !gives_check;
             let mut score;
             if i == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && !in_check && !self.is_killer(ply, m) {
                     1 + (i >= 8) as i32 + (depth >= 7) as i32
                 } else {
                     0
                 };
-                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true);
+                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true, gives_check);
                 if score > alpha && reduction > 0 {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true, gives_check);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true);
+                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
                 }
             }
             self.pop();
@@ -588,7 +598,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
         if !self.visit() {
             return 0;
         }
@@ -596,7 +606,6 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return eval::evaluate(&self.pos);
         }
-        let in_check = self.pos.in_check();
         let mut best = -INFINITY;
         let mut list = MoveList::new();
         if in_check {
@@ -618,7 +627,8 @@ impl<'a> Worker<'a> {
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
             let undo = self.pos.play_unchecked(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            let gives_check = self.pos.in_check();
+            let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
             self.pos.undo(m, undo);
             if self.stopped {
                 return 0;

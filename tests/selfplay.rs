@@ -1,0 +1,35 @@
+//! The match runner: the book is legal, and two engines finish a short match.
+
+use std::process::Command;
+
+#[test]
+fn opening_book_is_legal() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")).unwrap();
+    let book = chuhe::selfplay::read_openings(&text).unwrap();
+    assert!(book.len() >= 10);
+    assert!(chuhe::selfplay::read_openings("h2e2 h2e2").is_err());
+}
+
+#[test]
+fn a_short_match_runs_to_the_end() {
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let out = Command::new(exe)
+        .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci --hash-mb 1")])
+        .args(["--games", "2", "--movetime", "5", "--max-plies", "30"])
+        .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 2, "{text}");
+    assert!(text.lines().last().unwrap().starts_with("A: +"), "{text}");
+}
+
+#[test]
+fn elo_estimate_is_symmetric() {
+    let (d, _) = chuhe::selfplay::elo(0.5, 100);
+    assert!(d.abs() < 1e-9);
+    let (up, m) = chuhe::selfplay::elo(0.75, 100);
+    let (down, _) = chuhe::selfplay::elo(0.25, 100);
+    assert!((up + down).abs() < 1e-6 && up > 150.0 && m > 0.0);
+}
