@@ -97,80 +97,145 @@ const GENERAL_PST: [[i32; 9]; 10] = [
     [0, 0, 0, 0, 0, 0, 0, 0, 0],
 ];
 
-const fn pst_of(kind: PieceKind) -> &'static [[i32; 9]; 10] {
+const fn pst_of(kind: usize) -> &'static [[i32; 9]; 10] {
     match kind {
-        PieceKind::General => &GENERAL_PST,
-        PieceKind::Advisor | PieceKind::Elephant => &DEFENDER_PST,
-        PieceKind::Horse => &HORSE_PST,
-        PieceKind::Chariot => &CHARIOT_PST,
-        PieceKind::Cannon => &CANNON_PST,
-        PieceKind::Pawn => &PAWN_PST,
+        0 => &GENERAL_PST,
+        1 | 2 => &DEFENDER_PST,
+        3 => &HORSE_PST,
+        4 => &CHARIOT_PST,
+        5 => &CANNON_PST,
+        _ => &PAWN_PST,
     }
 }
 
-/// Placement value of a piece of `color` on `sq`, from that side's own view.
-#[inline(always)]
-fn placement(color: Color, kind: PieceKind, sq: Square) -> i32 {
-    let rank = if color == Color::Red { sq.rank() } else { 9 - sq.rank() } as usize;
-    pst_of(kind)[rank][sq.file() as usize]
+/// Material plus placement of one piece on one point, `(opening, endgame)`, signed:
+/// positive for Red's pieces, negative for Black's. Indexed `[piece][square]`.
+const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
+    let mut t = [[(0, 0); 90]; 14];
+    let mut p = 0;
+    while p < 14 {
+        let (black, kind) = (p >= 7, p % 7);
+        let mut sq = 0;
+        while sq < 90 {
+            let (file, rank) = (sq % 9, sq / 9);
+            let own_rank = if black { 9 - rank } else { rank };
+            let place = pst_of(kind)[own_rank][file];
+            // The pawn table holds the whole value once across the river.
+            let crossed_pawn = kind == 6 && own_rank >= 5;
+            let (mg, eg) =
+                if crossed_pawn { (place, place) } else { (MATERIAL_MG[kind] + place, MATERIAL_EG[kind] + place) };
+            t[p][sq] = if black { (-mg, -eg) } else { (mg, eg) };
+            sq += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// Signed material-and-placement values, see [`piece_square_table`].
+pub static PIECE_SQUARE: [[(i32, i32); 90]; 14] = piece_square_table();
+
+/// The incrementally kept part of the evaluation: Red minus Black material and
+/// placement in both game phases, and the phase itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    pub mg: i32,
+    pub eg: i32,
+    pub phase: i32,
+}
+
+impl Material {
+    /// Computed from scratch.
+    pub fn of(pos: &Position) -> Material {
+        let mut m = Material::default();
+        for (sq, piece) in pos.board().iter() {
+            let (mg, eg) = PIECE_SQUARE[piece.index()][sq.index()];
+            m.mg += mg;
+            m.eg += eg;
+            m.phase += PHASE[piece.kind().index()];
+        }
+        m
+    }
+
+    /// The change a move makes (call before playing it).
+    #[inline]
+    pub fn after(self, pos: &Position, from: Square, to: Square) -> Material {
+        let b = pos.board();
+        let Some(p) = b.piece_at(from) else { return self };
+        let (a, z) = (PIECE_SQUARE[p.index()][from.index()], PIECE_SQUARE[p.index()][to.index()]);
+        let mut m = Material { mg: self.mg - a.0 + z.0, eg: self.eg - a.1 + z.1, phase: self.phase };
+        if let Some(c) = b.piece_at(to) {
+            let v = PIECE_SQUARE[c.index()][to.index()];
+            m.mg -= v.0;
+            m.eg -= v.1;
+            m.phase -= PHASE[c.kind().index()];
+        }
+        m
+    }
 }
 
 /// The evaluation from the side to move's view.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, Material::of(pos))
+}
+
+/// The evaluation given the incrementally kept material (which must match `pos`).
+pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
     let b = pos.board();
-    let mut phase = 0;
-    for kind in [PieceKind::Horse, PieceKind::Chariot, PieceKind::Cannon] {
-        phase += PHASE[kind.index()] * (b.pieces(Color::Red, kind) | b.pieces(Color::Black, kind)).count_ones() as i32;
-    }
-    let phase = phase.min(FULL_PHASE);
-    let mut side = [0i32; 2];
+    let phase = material.phase.min(FULL_PHASE);
+    let mut score = (material.mg * phase + material.eg * (FULL_PHASE - phase)) / FULL_PHASE;
     let mut attackers = [0i32; 2];
     for color in Color::ALL {
         let c = color.index();
-        let mut mg = 0;
-        let mut eg = 0;
-        for kind in PieceKind::ALL {
-            for sq in squares(b.pieces(color, kind)) {
-                let p = placement(color, kind, sq);
-                // The pawn table holds the whole value once across the river.
-                let own_rank = if color == Color::Red { sq.rank() } else { 9 - sq.rank() };
-                let crossed_pawn = kind == PieceKind::Pawn && own_rank >= 5;
-                let (m, e) = if crossed_pawn { (0, 0) } else { (MATERIAL_MG[kind.index()], MATERIAL_EG[kind.index()]) };
-                mg += m + p;
-                eg += e + p;
-                match kind {
-                    PieceKind::Chariot => {
-                        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-                        let reach = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
-                        mg += 2 * reach.count_ones() as i32;
-                        eg += 3 * reach.count_ones() as i32;
-                        attackers[c] += 2;
-                    }
-                    PieceKind::Horse => {
-                        let free = HORSE_MOVES[sq.index()]
-                            .as_slice()
-                            .iter()
-                            .filter(|s| b.code_at(s.block as usize) == 0)
-                            .count();
-                        mg += 4 * free as i32 - 8;
-                        eg += 4 * free as i32 - 8;
-                        attackers[c] += 1;
-                    }
-                    PieceKind::Cannon => attackers[c] += 1,
-                    PieceKind::Pawn if crossed_pawn => attackers[c] += 1,
-                    _ => {}
-                }
-            }
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let mut mobility = 0;
+        for sq in squares(b.pieces(color, PieceKind::Chariot)) {
+            let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+            let reach = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+            mobility += (2 * phase + 3 * (FULL_PHASE - phase)) * reach.count_ones() as i32 / FULL_PHASE;
+            attackers[c] += 2;
         }
-        side[c] = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
+        for sq in squares(b.pieces(color, PieceKind::Horse)) {
+            let free = HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
+            mobility += 4 * free as i32 - 8;
+            attackers[c] += 1;
+        }
+        attackers[c] += b.pieces(color, PieceKind::Cannon).count_ones() as i32;
+        let across = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
+        attackers[c] += (b.pieces(color, PieceKind::Pawn) & across).count_ones() as i32;
+        score += sign * mobility;
     }
     // Missing advisors and elephants cost more the more the enemy can attack.
     for color in Color::ALL {
-        let c = color.index();
+        let sign = if color == Color::Red { 1 } else { -1 };
         let defenders = (b.pieces(color, PieceKind::Advisor).count_ones()
             + b.pieces(color, PieceKind::Elephant).count_ones()) as i32;
-        side[c] -= (4 - defenders) * attackers[color.other().index()] * 6;
+        score -= sign * (4 - defenders) * attackers[color.other().index()] * 6;
     }
-    let score = side[0] - side[1];
     if pos.turn() == Color::Red { score } else { -score }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::types::MoveList;
+
+    #[test]
+    fn incremental_material_matches_from_scratch() {
+        let mut pos = Position::startpos();
+        let mut m = Material::of(&pos);
+        assert_eq!(evaluate(&pos), 0, "the start is symmetric");
+        for i in 0..200 {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            // Prefer captures now and then so that material changes.
+            let mv = list.as_slice()[(i * 7 + 3) % list.len()];
+            m = m.after(&pos, mv.from(), mv.to());
+            pos.play_unchecked(mv);
+            assert_eq!(m, Material::of(&pos));
+        }
+    }
 }

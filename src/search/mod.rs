@@ -180,6 +180,8 @@ pub fn search(
 
 struct Worker<'a> {
     pos: Position,
+    /// Material and placement of `pos`, kept move by move.
+    material: eval::Material,
     /// Keys of the positions on the game and search path, oldest first.
     keys: Vec<u64>,
     /// For each entry of `keys`: did the move leading to it give check, capture (or was
@@ -224,6 +226,7 @@ impl<'a> Worker<'a> {
             .filter(|m| !params.exclude_moves.contains(m))
             .collect();
         Worker {
+            material: eval::Material::of(&pos),
             pos,
             keys,
             gave_check,
@@ -466,7 +469,7 @@ impl<'a> Worker<'a> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.pos);
+            return self.evaluate();
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key() ^ XIANGQI_SALT;
@@ -483,8 +486,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        let static_eval =
-            if in_check { -INFINITY } else { entry.map_or_else(|| eval::evaluate(&self.pos), |e| e.eval as i32) };
+        let static_eval = if in_check { -INFINITY } else { entry.map_or_else(|| self.evaluate(), |e| e.eval as i32) };
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta near the horizon.
             if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
@@ -532,6 +534,8 @@ impl<'a> Worker<'a> {
         for i in 0..n {
             let m = pick(&mut list, &mut scores, i);
             let capture = self.pos.board().piece_at(m.to()).is_some();
+            let saved = self.material;
+            self.material = saved.after(&self.pos, m.from(), m.to());
             let undo = self.pos.play_unchecked(m);
             let gives_check = self.pos.in_check();
             self.push(gives_check, capture);
@@ -555,6 +559,7 @@ impl<'a> Worker<'a> {
             }
             self.pop();
             self.pos.undo(m, undo);
+            self.material = saved;
             if self.stopped {
                 return 0;
             }
@@ -604,7 +609,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.pos);
+            return self.evaluate();
         }
         let mut best = -INFINITY;
         let mut list = MoveList::new();
@@ -614,7 +619,7 @@ impl<'a> Worker<'a> {
                 return -MATE + ply as i32;
             }
         } else {
-            let stand = eval::evaluate(&self.pos);
+            let stand = self.evaluate();
             if stand >= beta {
                 return stand;
             }
@@ -626,10 +631,13 @@ impl<'a> Worker<'a> {
         self.order(&list, &mut scores, None, ply);
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
+            let saved = self.material;
+            self.material = saved.after(&self.pos, m.from(), m.to());
             let undo = self.pos.play_unchecked(m);
             let gives_check = self.pos.in_check();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
             self.pos.undo(m, undo);
+            self.material = saved;
             if self.stopped {
                 return 0;
             }
@@ -644,6 +652,11 @@ impl<'a> Worker<'a> {
             }
         }
         best
+    }
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        eval::evaluate_with(&self.pos, self.material)
     }
 
     fn has_big_pieces(&self) -> bool {
