@@ -89,6 +89,7 @@ impl std::error::Error for FenError {}
 
 /// Parses a FEN into an unchecked setup.
 pub fn parse(text: &str) -> Result<Setup, FenError> {
+    let text = text.trim();
     if text.len() > MAX_LEN {
         return Err(FenError::TooLong { len: text.len() });
     }
