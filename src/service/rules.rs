@@ -7,7 +7,6 @@ use super::convert::{self, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{self, rules_service_server::RulesService};
 use crate::notation::fen;
-use crate::rules::history::Game;
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Move, MoveList};
 use crate::rules::xiangqi::adjudicate;
@@ -20,7 +19,7 @@ pub fn list_legal_moves(
     let game = convert::game(position, "position", limits)?;
     let pos = game.position();
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    game.legal_moves(&mut list);
     let mut moves = convert::describe_moves(pos, list.as_slice());
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
@@ -55,7 +54,7 @@ pub fn validate_move(
     };
     let pos = game.position();
     metrics::counter!("chuhe_positions_checked_total").increment(1);
-    Ok(match pos.explain_illegal(m) {
+    Ok(match game.explain_illegal(m) {
         Some(reason) => proto::ValidateMoveResponse {
             legal: false,
             reason: convert::illegal_reason(reason) as i32,
@@ -83,12 +82,11 @@ pub fn validate_game(
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = convert::start_position(position, "position")?;
+    let mut game = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
-    let mut game = Game::new(start);
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
-        if let Some(reason) = game.position().explain_illegal(m) {
+        if let Some(reason) = game.explain_illegal(m) {
             illegal = Some((i, reason));
             break;
         }
@@ -113,7 +111,7 @@ pub fn validate_game(
 
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = convert::start_position(position, "position")?;
+    let start = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
     let rules = convert::rule_set(req.rule_set, "rule_set")?;
     let events = req
@@ -128,10 +126,11 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
             format!("ply {} is past the record's {} moves", e.ply, moves.len()),
         ));
     }
-    let ruling = adjudicate::adjudicate(&start, &moves, rules, &events).map_err(|e| {
-        bad_request(format!("position.moves[{}]", e.index), format!("{} is illegal: {}", e.mv, e.reason.describe()))
-    })?;
-    let mut end = Game::new(start);
+    let ruling = adjudicate::adjudicate_with_handicap(start.start(), start.handicap(), &moves, rules, &events)
+        .map_err(|e| {
+            bad_request(format!("position.moves[{}]", e.index), format!("{} is illegal: {}", e.mv, e.reason.describe()))
+        })?;
+    let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         end.play_unchecked(m);
     }
