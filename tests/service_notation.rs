@@ -69,6 +69,84 @@ fn violation(status: &tonic::Status) -> (String, String) {
 }
 
 #[tokio::test]
+async fn rules_service_renders_and_reads_notations() {
+    use proto::Notation as N;
+    let server = start().await;
+    let mut rules = server.rules().await;
+    let resp = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", "")),
+            notations: vec![N::Wxf as i32, N::Chinese as i32, N::Unspecified as i32, N::Italian as i32],
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let cannon = resp.moves.iter().find(|m| m.iccs == "h2e2").unwrap();
+    let texts: Vec<(i32, &str)> = cannon.notations.iter().map(|n| (n.notation, n.text.as_str())).collect();
+    assert_eq!(
+        texts,
+        [
+            (N::Wxf as i32, "C2.5"),
+            (N::Chinese as i32, "炮二平五"),
+            (N::Unspecified as i32, "h2e2"),
+            (N::Italian as i32, "B2=5")
+        ]
+    );
+    assert!(resp.moves.iter().all(|m| m.notations.len() == 4));
+    let err = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", "")),
+            notations: vec![N::Wxf as i32, 42],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&err).0, "notations[1]");
+
+    let validate = |text: &str, notation: N| proto::ValidateMoveRequest {
+        position: Some(position("startpos", "h2e2")),
+        r#move: text.to_string(),
+        notation: notation as i32,
+        notations: vec![N::Coordinate as i32],
+        ..Default::default()
+    };
+    let resp = rules.validate_move(validate("马8进7", N::Chinese)).await.unwrap().into_inner();
+    assert!(resp.legal, "{}", resp.detail);
+    let m = resp.r#move.unwrap();
+    assert_eq!(m.iccs, "h9g7");
+    assert_eq!(m.notations[0].text, "h10-g8");
+    let resp = rules.validate_move(validate("H8+7", N::Wxf)).await.unwrap().into_inner();
+    assert!(resp.legal);
+    // Illegal moves and pieces that are not there are answers, not errors.
+    let resp = rules.validate_move(validate("R1+4", N::Wxf)).await.unwrap().into_inner();
+    assert!(!resp.legal);
+    assert_eq!(resp.reason, proto::IllegalMoveReason::PathBlocked as i32, "{}", resp.detail);
+    let resp = rules.validate_move(validate("R5.4", N::Wxf)).await.unwrap().into_inner();
+    assert_eq!(resp.reason, proto::IllegalMoveReason::NoPiece as i32, "{}", resp.detail);
+    assert!(resp.detail.contains("R5.4"), "{}", resp.detail);
+    // Text that is no move in the notation is INVALID_ARGUMENT naming the token.
+    let err = rules.validate_move(validate("Z8+7", N::Wxf)).await.unwrap_err();
+    let (field, description) = violation(&err);
+    assert_eq!(field, "move");
+    assert!(description.contains("Z8+7"), "{description}");
+
+    // Ambiguous: two chariots on a file that can both go to file 4.
+    let resp = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("5k3/9/9/9/9/9/4R4/9/4R4/3K5 w - - 0 1", "")),
+            r#move: "R5.4".into(),
+            notation: N::Wxf as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.reason, proto::IllegalMoveReason::Ambiguous as i32, "{}", resp.detail);
+    server.shutdown().await;
+}
+
+#[tokio::test]
 async fn start_presets_are_served() {
     use proto::StartPreset as P;
     let server = start().await;

@@ -4,7 +4,7 @@ use tonic::Status;
 
 use super::errors::{bad_request, unimplemented};
 use super::proto;
-use crate::notation::fen;
+use crate::notation::{self, Notation, fen};
 use crate::rules::history::Game;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 use crate::rules::xiangqi::adjudicate::RuleSet;
@@ -217,6 +217,44 @@ pub fn illegal_reason(r: IllegalReason) -> proto::IllegalMoveReason {
         | IllegalReason::HandicapExtraMoveChecks
         | IllegalReason::HandicapProtectedPiece => P::HandicapRestriction,
     }
+}
+
+/// A move notation of the API for the 9x10 games; unspecified is canonical (ICCS).
+pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
+    use proto::Notation as P;
+    match P::try_from(value) {
+        Ok(P::Unspecified | P::Iccs) => Ok(Notation::Iccs),
+        Ok(P::Coordinate) => Ok(Notation::Coordinate),
+        Ok(P::Wxf) => Ok(Notation::Wxf),
+        Ok(P::Chinese) => Ok(Notation::Chinese),
+        Ok(P::Italian) => Ok(Notation::Italian),
+        Ok(P::PointName) => Err(bad_request(field, "NOTATION_POINT_NAME is the notation of Three Kingdoms")),
+        Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
+    }
+}
+
+pub fn proto_notation(n: Notation) -> proto::Notation {
+    match n {
+        Notation::Iccs => proto::Notation::Iccs,
+        Notation::Coordinate => proto::Notation::Coordinate,
+        Notation::Wxf => proto::Notation::Wxf,
+        Notation::Chinese => proto::Notation::Chinese,
+        Notation::Italian => proto::Notation::Italian,
+    }
+}
+
+/// The notations a request asks moves to be rendered in: each requested value with
+/// its notation.
+pub fn notations(values: &[i32], field: &str) -> Result<Vec<(i32, Notation)>, Status> {
+    values.iter().enumerate().map(|(i, &v)| Ok((v, notation(v, &format!("{field}[{i}]"))?))).collect()
+}
+
+/// A legal move of `pos` in each requested notation.
+pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
+    notations
+        .iter()
+        .map(|&(value, n)| proto::NotationText { notation: value, text: notation::format_move(pos, m, n) })
+        .collect()
 }
 
 /// The rule set of a request; unspecified means SIMPLIFIED_V1 is NOT assumed.
