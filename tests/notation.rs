@@ -1,8 +1,10 @@
-//! Move notations: round trips over every legal move of the reference positions, of
-//! random games and of random tandem positions, the tandem conventions, the examples of
-//! the rules texts.
+//! Move notations and game records: round trips over every legal move of the reference
+//! positions and of random games, the tandem conventions, the examples of the rules
+//! texts, and real opening lines replayed from Chinese records.
 
+use chuhe::notation::record::{self, Comment};
 use chuhe::notation::{Notation, NotationErrorKind, fen, format_move, parse_move};
+use chuhe::rules::outcome::GameResult;
 use chuhe::rules::types::{Color, Move, MoveList};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
 
@@ -376,4 +378,92 @@ fn errors_name_the_token_and_the_reason() {
     let pos = position("3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1");
     assert!(matches!(parse_move(&pos, "P+.6", Notation::Wxf).unwrap_err().kind, NotationErrorKind::TandemFiles { .. }));
     assert!(matches!(parse_move(&pos, "++.6", Notation::Wxf).unwrap_err().kind, NotationErrorKind::TandemFiles { .. }));
+}
+
+/// A main line of the central cannon against the screen horses, with the chariot
+/// crossing the river (中炮过河车对屏风马平炮兑车), in Chinese notation.
+const CENTRAL_CANNON: &str = r#"[Event "Opening study"]
+[Red "Red"]
+[Black "Black"]
+[Result "*"]
+[Format "Chinese"]
+
+1. 炮二平五 马8进7 2. 马二进三 车9平8 3. 车一平二 卒7进1 4. 车二进六 马2进3
+5. 兵七进一 炮8平9 6. 车二平三 炮9退1 7. 马八进七 士4进5 {the usual defence}
+8. 马七进六 炮9平7 9. 车三平四 马7进8 10. 炮八平七 车1平2 11. 车九平八 炮2进4
+12. 马六进七 *
+"#;
+
+/// Same-direction cannons (顺炮直车对横车), traditional characters.
+const SAME_DIRECTION_CANNONS: &str = r#"[Event "順炮"]
+[Result "*"]
+
+1. 炮二平五 炮8平5 2. 馬二進三 馬8進7 3. 俥一平二 車9進1 4. 馬八進七 車9平4
+5. 仕四進五 馬2進3 6. 俥九平八 車1平2 7. 炮八進四 卒3進1 8. 兵三進一 車4進5 *
+"#;
+
+#[test]
+fn opening_lines_replay_legally() {
+    let (rec, n) = record::import(CENTRAL_CANNON, None).unwrap();
+    assert_eq!(n, Notation::Chinese);
+    assert_eq!(rec.moves.len(), 23);
+    assert_eq!(rec.moves[0], iccs("h2e2"));
+    assert_eq!(rec.moves[1], iccs("h9g7"));
+    assert_eq!(rec.comments, vec![Comment { ply: 14, text: "the usual defence".into() }]);
+    assert_eq!(rec.tag("Red"), Some("Red"));
+    let mut game = rec.new_game();
+    for &m in &rec.moves {
+        game.play(m).unwrap();
+    }
+    let (rec, n) = record::import(SAME_DIRECTION_CANNONS, None).unwrap();
+    assert_eq!(n, Notation::Chinese);
+    assert_eq!(rec.moves.len(), 16);
+    assert_eq!(rec.moves[5], iccs("i9i8"));
+}
+
+#[test]
+fn records_convert_between_notations() {
+    let (rec, _) = record::import(CENTRAL_CANNON, None).unwrap();
+    for n in Notation::ALL {
+        let text = record::export(&rec, n);
+        assert!(text.contains(&format!("[Format \"{}\"]", n.name())), "{text}");
+        let (back, read_as) = record::import(&text, None).unwrap();
+        assert_eq!(read_as, n, "{text}");
+        assert_eq!(back.moves, rec.moves, "{n}");
+        assert_eq!(back.comments, rec.comments, "{n}");
+        // And detected without the Format tag.
+        let untagged: String = text.lines().filter(|l| !l.starts_with("[Format")).collect::<Vec<_>>().join("\n");
+        let (detected, _) = record::import(&untagged, None).unwrap();
+        assert_eq!(detected.moves, rec.moves, "{n} without Format");
+    }
+    let wxf = record::export(&rec, Notation::Wxf);
+    assert!(wxf.contains("1. C2.5 H8+7 2. H2+3 R9.8"), "{wxf}");
+    assert!(wxf.contains("{the usual defence} 8. H7+6"), "{wxf}");
+}
+
+#[test]
+fn record_syntax() {
+    let text = "[Event \"A \\\"quoted\\\" name\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30\"]\n\n\
+                30... e9f9 ; black steps aside\n31.e1f2 (31. e1d2 f9e9) $1 0-1\n";
+    let (rec, n) = record::import(text, Some(Notation::Iccs)).unwrap();
+    assert_eq!(n, Notation::Iccs);
+    assert_eq!(rec.tag("Event"), Some("A \"quoted\" name"));
+    assert_eq!(rec.moves, vec![iccs("e9f9"), iccs("e1f2")]);
+    assert_eq!(rec.comments, vec![Comment { ply: 1, text: "black steps aside".into() }]);
+    assert_eq!(rec.result, GameResult::Win(Color::Black));
+    let out = record::export(&rec, Notation::Wxf);
+    assert!(out.contains("[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30\"]"), "{out}");
+    assert!(out.contains("30... K5.6 {black steps aside} 31. A5+4 0-1"), "{out}");
+    assert!(out.contains("[Result \"0-1\"]"), "{out}");
+
+    let bad = |text: &str| record::import(text, None).unwrap_err();
+    assert!(matches!(bad("[Event \"x\"\n1. h2e2"), record::RecordError::Tag { line: 1 }));
+    assert!(matches!(bad("[Result \"1-0\"]\n1. h2e2 0-1"), record::RecordError::ResultMismatch { .. }));
+    assert!(matches!(bad("1. h2e2 {open"), record::RecordError::Unclosed { .. }));
+    assert!(matches!(bad("[FEN \"bad\"]\n"), record::RecordError::Fen { .. }));
+    let e = bad("1. h2e2 h9g7 2. h2e2");
+    assert!(matches!(e, record::RecordError::Move { index: 2, .. }), "{e}");
+    assert!(e.to_string().contains("h2e2"), "{e}");
+    let e = record::import("1. 炮二平五 马8进7 2. 车二平五", None).unwrap_err();
+    assert!(e.to_string().contains("车二平五"), "{e}");
 }

@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::service::proto::{
+    self, notation_service_client::NotationServiceClient, rules_service_client::RulesServiceClient,
+};
 use chuhe::service::server::{ServerConfig, serve};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -21,6 +23,10 @@ struct Running {
 impl Running {
     async fn channel(&self) -> Channel {
         Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.expect("connect")
+    }
+
+    async fn notation(&self) -> NotationServiceClient<Channel> {
+        NotationServiceClient::new(self.channel().await)
     }
 
     async fn rules(&self) -> RulesServiceClient<Channel> {
@@ -66,6 +72,78 @@ fn violation(status: &tonic::Status) -> (String, String) {
     let details = status.get_error_details();
     let bad = details.bad_request().expect("BadRequest detail");
     (bad.field_violations[0].field.clone(), bad.field_violations[0].description.clone())
+}
+
+fn convert_request(
+    start: proto::Position,
+    moves: &str,
+    from: proto::Notation,
+    to: proto::Notation,
+) -> proto::ConvertMovesRequest {
+    proto::ConvertMovesRequest {
+        start: Some(start),
+        moves: moves.split_whitespace().map(str::to_string).collect(),
+        from: from as i32,
+        to: to as i32,
+    }
+}
+
+#[tokio::test]
+async fn convert_moves_between_notations() {
+    use proto::Notation as N;
+    let server = start().await;
+    let mut client = server.notation().await;
+    let resp = client
+        .convert_moves(convert_request(position("startpos", ""), "h2e2 h9g7 h0g2 i9h9", N::Iccs, N::Chinese))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.moves, ["炮二平五", "马8进7", "马二进三", "车9平8"]);
+    assert_eq!(resp.details.len(), 4);
+    assert_eq!(resp.details[1].iccs, "h9g7");
+    assert_eq!(resp.details[1].player, proto::Player::Black as i32);
+    assert_eq!(resp.details[0].notations[0].notation, N::Chinese as i32);
+    assert_eq!(resp.details[0].notations[0].text, "炮二平五");
+
+    // Chinese back to WXF, Italian and coordinates, after moves already played.
+    let start = position("startpos", "h2e2 h9g7");
+    for (to, expected) in [
+        (N::Wxf, ["H2+3", "R9.8"]),
+        (N::Italian, ["C2+3", "T9=8"]),
+        (N::Coordinate, ["h1-g3", "i10-h10"]),
+        (N::Unspecified, ["h0g2", "i9h9"]),
+    ] {
+        let resp = client
+            .convert_moves(convert_request(start.clone(), "马二进三 车9平8", N::Chinese, to))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(resp.moves, expected, "{to:?}");
+    }
+
+    // A bad token and an illegal move are INVALID_ARGUMENT naming moves[i] and the token.
+    let err = client
+        .convert_moves(convert_request(position("startpos", ""), "C2.5 Q8+7", N::Wxf, N::Iccs))
+        .await
+        .unwrap_err();
+    let (field, description) = violation(&err);
+    assert_eq!(field, "moves[1]");
+    assert!(description.contains("Q8+7") && description.contains("unknown piece"), "{description}");
+    let err = client
+        .convert_moves(convert_request(position("startpos", ""), "炮二平五 车1进4", N::Chinese, N::Wxf))
+        .await
+        .unwrap_err();
+    let (field, description) = violation(&err);
+    assert_eq!(field, "moves[1]");
+    assert!(description.contains("车1进4") && description.contains("illegal"), "{description}");
+    let err = client
+        .convert_moves(convert_request(position("startpos", ""), "h2e2", N::PointName, N::Iccs))
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&err).0, "from");
+    let err = client.convert_moves(proto::ConvertMovesRequest::default()).await.unwrap_err();
+    assert_eq!(violation(&err).0, "start");
+    server.shutdown().await;
 }
 
 #[tokio::test]
@@ -220,4 +298,169 @@ async fn start_presets_are_served() {
     assert_eq!(resp.result, proto::GameResult::Ongoing as i32);
     assert_eq!(resp.final_status.unwrap().side_to_move, proto::Player::Red as i32);
     server.shutdown().await;
+}
+
+const RECORD: &str = "[Event \"Club match\"]\n[Red \"Li\"]\n[Black \"Wang\"]\n[Result \"1-0\"]\n\n\
+                      1. 炮二平五 马8进7 2. 马二进三 {solid} 车9平8 3. 车一平二 1-0\n";
+
+#[tokio::test]
+async fn records_import_and_export() {
+    use proto::Notation as N;
+    let server = start().await;
+    let mut client = server.notation().await;
+    let resp = client
+        .import_record(proto::ImportRecordRequest { text: RECORD.into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.notation, N::Chinese as i32);
+    let game = resp.position.unwrap();
+    assert_eq!(game.moves, ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0"]);
+    assert_eq!(game.fen, "");
+    assert_eq!(resp.result, proto::GameResult::Win as i32);
+    assert_eq!(resp.winner, proto::Player::Red as i32);
+    assert_eq!(resp.tags[1], proto::RecordTag { name: "Red".into(), value: "Li".into() });
+    assert_eq!(resp.comments, [proto::RecordComment { ply: 3, text: "solid".into() }]);
+
+    let resp = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(game.clone()),
+            tags: resp.tags.clone(),
+            notation: N::Wxf as i32,
+            comments: resp.comments.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.text.contains("[Format \"WXF\"]"), "{}", resp.text);
+    assert!(resp.text.contains("[Result \"1-0\"]"), "{}", resp.text);
+    assert!(resp.text.contains("1. C2.5 H8+7 2. H2+3 {solid} 2... R9.8 3. R1.2 1-0"), "{}", resp.text);
+    let back = client
+        .import_record(proto::ImportRecordRequest { text: resp.text, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(back.position.unwrap().moves, game.moves);
+    assert_eq!(back.notation, N::Wxf as i32);
+
+    // A handicap record keeps its preset.
+    let resp = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(preset(proto::StartPreset::TwoMoves, "h2e2 h0g2 h9g7")),
+            notation: N::Chinese as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.text.contains("[Preset \"two-moves\"]"), "{}", resp.text);
+    assert!(resp.text.contains("[Result \"*\"]"), "{}", resp.text);
+    let back = client
+        .import_record(proto::ImportRecordRequest { text: resp.text, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    let p = back.position.unwrap();
+    assert_eq!(p.preset, proto::StartPreset::TwoMoves as i32);
+    assert_eq!(p.moves, ["h2e2", "h0g2", "h9g7"]);
+
+    // A FEN start is kept as a FEN.
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30";
+    let resp = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(position(fen, "e9f9 e1f2")),
+            tags: vec![proto::RecordTag { name: "Result".into(), value: "1/2-1/2".into() }],
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(resp.text.contains("30... e9f9 31. e1f2 1/2-1/2"), "{}", resp.text);
+    let back = client
+        .import_record(proto::ImportRecordRequest { text: resp.text, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(back.position.unwrap().fen, fen);
+    assert_eq!(back.result, proto::GameResult::Draw as i32);
+
+    // Bad records name the token.
+    let err = client
+        .import_record(proto::ImportRecordRequest {
+            text: "1. 炮二平五 马8进7 2. 炮五进九".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    let (field, description) = violation(&err);
+    assert_eq!(field, "text");
+    assert!(description.contains("炮五进九"), "{description}");
+    let err = client
+        .import_record(proto::ImportRecordRequest {
+            text: "1. C2.5 H8+7".into(),
+            notation: N::Chinese as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(violation(&err).1.contains("C2.5"));
+    let err = client
+        .import_record(proto::ImportRecordRequest { text: "[Variant \"janggi\"]\n".into(), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Code::Unimplemented);
+    let err = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(position("startpos", "h2e2")),
+            tags: vec![proto::RecordTag { name: "Result".into(), value: "red wins".into() }],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&err).0, "tags[0].value");
+    let err = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(position("startpos", "h2e2")),
+            comments: vec![proto::RecordComment { ply: 2, text: "later".into() }],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(violation(&err).0, "comments[0].ply");
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn notation_service_reports_healthy() {
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let server = start().await;
+    let mut health = HealthClient::new(server.channel().await);
+    let resp =
+        health.check(HealthCheckRequest { service: "chuhe.v1.NotationService".into() }).await.unwrap().into_inner();
+    assert_eq!(resp.status, tonic_health::pb::health_check_response::ServingStatus::Serving as i32);
+    server.shutdown().await;
+}
+
+#[test]
+fn cli_converts_moves() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = run(&["convert", "--moves", "h2e2 h9g7 h0g2", "--from", "iccs", "--to", "chinese"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stdout.trim(), "炮二平五 马8进7 马二进三");
+    let (code, stdout, _) =
+        run(&["convert", "--moves", "炮二平五 马8进7", "--from", "chinese", "--to", "wxf", "--json"]);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(json["moves"][1], "H8+7");
+    assert_eq!(json["details"][0]["iccs"], "h2e2");
+    let (code, _, stderr) = run(&["convert", "--moves", "C2.5 X8+7", "--from", "wxf"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("moves[1]") && stderr.contains("X8+7"), "{stderr}");
 }

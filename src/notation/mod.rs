@@ -1,4 +1,4 @@
-//! Text forms: FEN positions and move notations, parse and format.
+//! Text forms: FEN positions, move notations and game records, parse and format.
 //!
 //! Move notations ([`Notation`]):
 //!
@@ -34,6 +34,7 @@ pub mod descriptive;
 pub mod fen;
 pub mod iccs;
 pub mod italian;
+pub mod record;
 pub mod wxf;
 
 use std::fmt;

@@ -1,5 +1,5 @@
-//! The server: RulesService behind the admission/metrics layer, health, reflection,
-//! graceful shutdown.
+//! The server: RulesService and NotationService behind the admission/metrics layer,
+//! health, reflection, graceful shutdown.
 
 use std::future::Future;
 use std::time::Duration;
@@ -10,7 +10,8 @@ use tonic::transport::Server;
 
 use super::convert::ContentLimits;
 use super::middleware::GrpcLayer;
-use super::proto::{self, rules_service_server::RulesServiceServer};
+use super::notation::Notations;
+use super::proto::{self, notation_service_server::NotationServiceServer, rules_service_server::RulesServiceServer};
 use super::rules::Rules;
 
 /// Everything an operator can set.
@@ -46,9 +47,13 @@ pub async fn serve(
     let rules = RulesServiceServer::new(Rules { limits })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
+    let notations = NotationServiceServer::new(Notations { limits })
+        .max_decoding_message_size(config.max_message_bytes)
+        .max_encoding_message_size(config.max_message_bytes);
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServiceServer<Rules>>().await;
+    health.set_serving::<NotationServiceServer<Notations>>().await;
     health.set_service_status("", tonic_health::ServingStatus::Serving).await;
 
     let reflection = || {
@@ -65,6 +70,7 @@ pub async fn serve(
         shutdown.await;
         tracing::info!("shutting down: NOT_SERVING, draining in-flight requests");
         reporter.set_not_serving::<RulesServiceServer<Rules>>().await;
+        reporter.set_not_serving::<NotationServiceServer<Notations>>().await;
         reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(());
     };
@@ -75,6 +81,7 @@ pub async fn serve(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(rules)
+        .add_service(notations)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal);
 
     let grace = config.grace_period;
