@@ -140,6 +140,71 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Convert moves from one notation to another, checking each for legality.
+    Convert(ConvertArgs),
+}
+
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// Start position as FEN, or `startpos`.
+    #[arg(long, default_value = "startpos")]
+    fen: String,
+    /// The moves to convert, in the `--from` notation, separated by spaces.
+    #[arg(long)]
+    moves: String,
+    /// Notation of `--moves`.
+    #[arg(long, value_enum, default_value = "iccs")]
+    from: NotationArg,
+    /// Notation to write.
+    #[arg(long, value_enum, default_value = "iccs")]
+    to: NotationArg,
+    /// Print the ConvertMoves response in the canonical protobuf JSON mapping.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum NotationArg {
+    /// `h2e2`
+    Iccs,
+    /// `h3-e3` (ranks 1-10)
+    Coordinate,
+    /// `C2.5`
+    Wxf,
+    /// `炮二平五`
+    Chinese,
+    /// `B2=5` (Italian letters)
+    Italian,
+}
+
+impl NotationArg {
+    fn proto(self) -> proto::Notation {
+        match self {
+            NotationArg::Iccs => proto::Notation::Iccs,
+            NotationArg::Coordinate => proto::Notation::Coordinate,
+            NotationArg::Wxf => proto::Notation::Wxf,
+            NotationArg::Chinese => proto::Notation::Chinese,
+            NotationArg::Italian => proto::Notation::Italian,
+        }
+    }
+}
+
+/// `chuhe convert`: prints the converted moves on one line, or the response as JSON.
+fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
+    let request = proto::ConvertMovesRequest {
+        start: Some(proto::Position { variant: proto::Variant::Xiangqi as i32, fen: args.fen, ..Default::default() }),
+        moves: args.moves.split_whitespace().map(str::to_string).collect(),
+        from: args.from.proto() as i32,
+        to: args.to.proto() as i32,
+    };
+    let limits = ContentLimits { max_game_plies: usize::MAX };
+    let r = chuhe::service::notation::convert_moves(&request, limits).map_err(|s| Failure(s.message().to_string()))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+    } else {
+        println!("{}", r.moves.join(" "));
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -283,6 +348,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Convert(args) => run_convert(args),
         Command::Adjudicate { position, rules, json } => {
             let request = proto::AdjudicateRequest {
                 position: Some(proto_position(&position)?),

@@ -392,12 +392,21 @@ async fn load_is_shed_with_resource_exhausted() {
 
 #[tokio::test]
 async fn deadline_is_honoured() {
-    let server = start(ServerConfig { request_timeout: Duration::from_millis(1), ..Default::default() }).await;
-    let mut client = server.client().await;
+    // The server's limit (50 ms) cuts a search that asked for two seconds.
+    let server = start(ServerConfig { request_timeout: Duration::from_millis(50), ..Default::default() }).await;
+    let mut client = proto::analysis_service_client::AnalysisServiceClient::connect(format!("http://{}", server.addr))
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
     let resp = client
-        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", &shuffle(10_000))) })
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos", "")),
+            limits: Some(proto::SearchLimits { depth: 0, nodes: 0, movetime_ms: 2_000 }),
+            ..Default::default()
+        })
         .await;
     assert_eq!(resp.unwrap_err().code(), Code::DeadlineExceeded);
+    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
     server.shutdown().await;
 }
 

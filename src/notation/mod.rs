@@ -1,3 +1,245 @@
-//! Text forms: FEN positions and move notations, parse and format.
+//! Text forms: FEN positions, move notations and game records, parse and format.
+//!
+//! Move notations ([`Notation`]):
+//!
+//! | notation | example (Red's central cannon) | module |
+//! | --- | --- | --- |
+//! | ICCS | `h2e2` (also `H2-E2`) | [`iccs`] |
+//! | coordinates, ranks 1-10 | `h3-e3` | [`coordinate`] |
+//! | WXF | `C2.5` | [`wxf`] |
+//! | Chinese | `炮二平五` | [`chinese`] |
+//! | Italian letters | `B2=5` | [`italian`] |
+//!
+//! ICCS and coordinates name points and need no position. The other three describe a
+//! move by its piece, the file it stands on (1-9 from the mover's right), a direction
+//! and a number, and are read against the position ([`descriptive`] holds what they
+//! share). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
+//! formatting is canonical, and `parse_move(format_move(m)) == m` for every legal move.
+//!
+//! ```
+//! use chuhe::notation::{Notation, format_move, parse_move};
+//! use chuhe::rules::types::Move;
+//! use chuhe::rules::xiangqi::Position;
+//!
+//! let pos = Position::startpos();
+//! let m = parse_move(&pos, "炮二平五", Notation::Chinese).unwrap();
+//! assert_eq!(m, Move::parse_iccs("h2e2").unwrap());
+//! assert_eq!(format_move(&pos, m, Notation::Wxf), "C2.5");
+//! assert_eq!(format_move(&pos, m, Notation::Coordinate), "h3-e3");
+//! ```
 
+pub mod chinese;
+pub mod coordinate;
+pub mod descriptive;
 pub mod fen;
+pub mod iccs;
+pub mod italian;
+pub mod record;
+pub mod wxf;
+
+use std::fmt;
+
+use crate::rules::types::{Color, Move, MoveList, PieceKind};
+use crate::rules::xiangqi::{IllegalReason, Position};
+
+/// A move notation of the 9x10 games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// `h2e2`: from-point and to-point, files a-i from Red's left, ranks 0-9 from Red's
+    /// side.
+    Iccs,
+    /// `h3-e3`: the same points with ranks 1-10.
+    Coordinate,
+    /// WXF: `C2.5`, `H8+7`, `R+.3`; letters K A E H R C P.
+    Wxf,
+    /// Chinese: `炮二平五`, `马8进7`, `前车平三`.
+    Chinese,
+    /// WXF-style with Italian letters T C E M R B P and tandem markers A/F, M, B:
+    /// `B2=5`, `C8+7`, `TA2=3`.
+    Italian,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 5] =
+        [Notation::Iccs, Notation::Coordinate, Notation::Wxf, Notation::Chinese, Notation::Italian];
+
+    /// Name as a record's `Format` tag writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Notation::Iccs => "ICCS",
+            Notation::Coordinate => "Coordinate",
+            Notation::Wxf => "WXF",
+            Notation::Chinese => "Chinese",
+            Notation::Italian => "Italian",
+        }
+    }
+
+    /// Reads a name, case-insensitive (`iccs`, `coordinate`/`coord`, `wxf`,
+    /// `chinese`/`zh`, `italian`/`it`).
+    pub fn from_name(text: &str) -> Option<Notation> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "iccs" => Some(Notation::Iccs),
+            "coordinate" | "coordinates" | "coord" => Some(Notation::Coordinate),
+            "wxf" => Some(Notation::Wxf),
+            "chinese" | "zh" | "cn" => Some(Notation::Chinese),
+            "italian" | "it" => Some(Notation::Italian),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a move text was not read: the token, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError {
+    /// The move text as given.
+    pub token: String,
+    pub notation: Notation,
+    pub kind: NotationErrorKind,
+}
+
+/// What is wrong with a move text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationErrorKind {
+    /// Nothing but spaces or check marks.
+    Empty,
+    /// The text does not have the shape of the notation.
+    Syntax { expected: &'static str },
+    /// A piece letter or character the notation does not know.
+    UnknownPiece { letter: char },
+    /// A letter that names more than one piece among the accepted alternatives.
+    AmbiguousLetter { letter: char, hint: &'static str },
+    /// The mover has no such piece on the named file (1-9 from the mover's right).
+    NoPiece { color: Color, kind: PieceKind, file: u8 },
+    /// A front/rear marker, but no file holds two of the mover's pieces of that kind.
+    NoTandem { color: Color, kind: PieceKind },
+    /// A front/rear marker without a file, while pawns stand in tandem on two files.
+    TandemFiles { color: Color },
+    /// A tandem marker that does not fit the number of pieces on the file.
+    BadTandemMarker { kind: PieceKind, count: usize },
+    /// The direction and number describe no move of that piece.
+    CannotMove { kind: PieceKind },
+    /// The text fits more than one legal move.
+    Ambiguous { moves: Vec<Move> },
+    /// The text names a move that is not legal here.
+    Illegal { mv: Move, reason: IllegalReason },
+}
+
+impl NotationError {
+    pub(crate) fn new(token: &str, notation: Notation, kind: NotationErrorKind) -> NotationError {
+        NotationError { token: token.to_string(), notation, kind }
+    }
+
+    /// Is the text itself malformed (as opposed to not fitting the position)?
+    pub fn is_syntax(&self) -> bool {
+        matches!(
+            self.kind,
+            NotationErrorKind::Empty
+                | NotationErrorKind::Syntax { .. }
+                | NotationErrorKind::UnknownPiece { .. }
+                | NotationErrorKind::AmbiguousLetter { .. }
+        )
+    }
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use NotationErrorKind as K;
+        write!(f, "{:?}: ", self.token)?;
+        let piece = |c: &Color, k: &PieceKind| format!("{} {}", c.name(), k.name());
+        match &self.kind {
+            K::Empty => write!(f, "no move"),
+            K::Syntax { expected } => write!(f, "not {} notation: expected {expected}", self.notation),
+            K::UnknownPiece { letter } => write!(f, "unknown piece {letter:?} in {} notation", self.notation),
+            K::AmbiguousLetter { letter, hint } => write!(f, "piece letter {letter:?} is ambiguous: {hint}"),
+            K::NoPiece { color, kind, file } => write!(f, "no {} on file {file}", piece(color, kind)),
+            K::NoTandem { color, kind } => {
+                write!(f, "a front/rear marker, but no file holds two {}s", piece(color, kind))
+            }
+            K::TandemFiles { color } => {
+                write!(f, "{} pawns stand in tandem on two files: name the file", color.name())
+            }
+            K::BadTandemMarker { kind, count } => {
+                write!(f, "the marker does not fit {count} {}s on the file", kind.name())
+            }
+            K::CannotMove { kind } => write!(f, "a {} cannot move that way", kind.name()),
+            K::Ambiguous { moves } => {
+                let list: Vec<String> = moves.iter().map(Move::to_string).collect();
+                write!(f, "ambiguous: fits {}", list.join(", "))
+            }
+            K::Illegal { mv, reason } => write!(f, "{mv} is illegal: {}", reason.describe()),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+/// Writes a move in a notation. `m` should be legal in `pos`; the descriptive
+/// notations name the piece on its from-point and fall back to ICCS without one.
+pub fn format_move(pos: &Position, m: Move, notation: Notation) -> String {
+    match notation {
+        Notation::Iccs => iccs::format(m),
+        Notation::Coordinate => coordinate::format(m),
+        Notation::Wxf => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| wxf::render(&d)),
+        Notation::Chinese => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| chinese::render(&d)),
+        Notation::Italian => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| italian::render(&d)),
+    }
+}
+
+/// Reads a legal move of `pos` from text in a notation.
+pub fn parse_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
+    let candidates = candidates(pos, text, notation)?;
+    let mut legal = MoveList::new();
+    pos.legal_moves(&mut legal);
+    let fitting: Vec<Move> = candidates.iter().copied().filter(|m| legal.contains(*m)).collect();
+    match fitting.as_slice() {
+        [m] => Ok(*m),
+        [] => {
+            let mv = candidates[0];
+            let reason = pos.explain_illegal(mv).unwrap_or(IllegalReason::CannotMoveThatWay);
+            Err(NotationError::new(text, notation, NotationErrorKind::Illegal { mv, reason }))
+        }
+        _ => Err(NotationError::new(text, notation, NotationErrorKind::Ambiguous { moves: fitting })),
+    }
+}
+
+/// Reads the move a text names in `pos`, legal or not, so that a caller can say why it
+/// is illegal. When the text fits several pieces, a legal move is preferred; several
+/// legal moves are [`NotationErrorKind::Ambiguous`].
+pub fn resolve_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
+    match parse_move(pos, text, notation) {
+        Err(NotationError { kind: NotationErrorKind::Illegal { mv, .. }, .. }) => Ok(mv),
+        other => other,
+    }
+}
+
+/// The moves a text can mean (never empty), before legality.
+fn candidates(pos: &Position, text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
+    let err = |kind| NotationError::new(text, notation, kind);
+    match notation {
+        Notation::Iccs => iccs::parse(text).map(|m| vec![m]).map_err(err),
+        Notation::Coordinate => coordinate::parse(text).map(|m| vec![m]).map_err(err),
+        Notation::Wxf => descriptive::candidates(pos, &wxf::parse(text).map_err(err)?).map_err(err),
+        Notation::Chinese => descriptive::candidates(pos, &chinese::parse(text).map_err(err)?).map_err(err),
+        Notation::Italian => descriptive::candidates(pos, &italian::parse(text).map_err(err)?).map_err(err),
+    }
+}
+
+/// Removes what lenient parsing ignores: whitespace anywhere, and check, mate and
+/// comment marks (`+ # ! ?`, full-width too) after the last digit or numeral.
+pub(crate) fn clean(text: &str) -> String {
+    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    while let Some(last) = s.chars().last() {
+        if matches!(last, '+' | '#' | '!' | '?' | '＋' | '！' | '？') {
+            s.pop();
+        } else {
+            break;
+        }
+    }
+    s
+}

@@ -1,8 +1,10 @@
 //! A game as a start position plus the moves played: what repetition and move-limit
 //! rules judge. Each ply keeps the key after it, whether it gave check and what it took.
+//! A game may carry the rules of a handicap (extra opening moves, protected pieces).
 
-use super::types::{Move, Piece};
-use super::xiangqi::{IllegalMove, Position, Undo};
+use super::types::{Color, Move, MoveList, Piece, Square};
+use super::xiangqi::handicap::Handicap;
+use super::xiangqi::{IllegalMove, IllegalReason, Position, Undo};
 
 /// One ply of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +15,10 @@ pub struct Ply {
     /// The move left the opponent in check.
     pub gave_check: bool,
     pub captured: Option<Piece>,
+    /// The side that played the move.
+    pub mover: Color,
+    /// A handicap's extra move: the same side moved again after it.
+    pub kept_turn: bool,
     undo: Undo,
 }
 
@@ -24,11 +30,21 @@ pub struct Game {
     plies: Vec<Ply>,
     /// Number of plies up to and including the last capture (0 if none).
     capture_horizon: usize,
+    handicap: Handicap,
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0 }
+        Game::with_handicap(start, Handicap::default())
+    }
+
+    /// A game played under the rules of a handicap.
+    pub fn with_handicap(start: Position, handicap: Handicap) -> Game {
+        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap }
+    }
+
+    pub fn handicap(&self) -> &Handicap {
+        &self.handicap
     }
 
     pub fn start(&self) -> &Position {
@@ -43,24 +59,61 @@ impl Game {
         &self.plies
     }
 
+    /// `None` when `m` is legal as the next move (on the board and under the handicap),
+    /// otherwise the first rule it breaks.
+    pub fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+        self.position.explain_illegal(m).or_else(|| self.handicap_violation(m))
+    }
+
+    fn handicap_violation(&self, m: Move) -> Option<IllegalReason> {
+        if self.handicap.is_none() {
+            return None;
+        }
+        self.handicap.violation(&self.position, m, self.plies.len(), |sq| self.untouched(sq))
+    }
+
+    /// Is `m` legal as the next move?
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.position.is_legal(m) && self.handicap_violation(m).is_none()
+    }
+
+    /// Appends every legal next move to `list` (the position's, less what the handicap
+    /// forbids).
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        if self.handicap.is_none() {
+            return self.position.legal_moves(list);
+        }
+        let mut all = MoveList::new();
+        self.position.legal_moves(&mut all);
+        for &m in &all {
+            if self.handicap_violation(m).is_none() {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Has no move of the game so far started from or ended on `sq`?
+    pub fn untouched(&self, sq: Square) -> bool {
+        self.plies.iter().all(|p| p.mv.from() != sq && p.mv.to() != sq)
+    }
+
     /// Plays a legal move, or leaves the game unchanged and says why not.
     pub fn play(&mut self, m: Move) -> Result<&Ply, IllegalMove> {
-        if !self.position.is_legal(m) {
+        if !self.is_legal(m) {
             return Err(IllegalMove(m));
         }
         Ok(self.play_unchecked(m))
     }
 
-    /// Plays a move known to be legal.
+    /// Plays a move known to be legal. During a handicap's extra moves the same side
+    /// moves again.
     pub fn play_unchecked(&mut self, m: Move) -> &Ply {
+        let mover = self.position.turn();
         let undo = self.position.play_unchecked(m);
-        let ply = Ply {
-            mv: m,
-            key_after: self.position.key(),
-            gave_check: self.position.in_check(),
-            captured: undo.captured,
-            undo,
-        };
+        let gave_check = self.position.in_check();
+        let kept_turn = self.handicap.keeps_turn(self.plies.len()) && self.position.skip_turn();
+        let ply =
+            Ply { mv: m, key_after: self.position.key(), gave_check, captured: undo.captured, mover, kept_turn, undo };
         self.plies.push(ply);
         if ply.captured.is_some() {
             self.capture_horizon = self.plies.len();
@@ -73,6 +126,9 @@ impl Game {
         let ply = self.plies.pop()?;
         if ply.captured.is_some() {
             self.capture_horizon = self.plies.iter().rposition(|p| p.captured.is_some()).map_or(0, |i| i + 1);
+        }
+        if ply.kept_turn {
+            self.position.undo_skip_turn();
         }
         self.position.undo(ply.mv, ply.undo);
         Some(ply.mv)
@@ -94,10 +150,16 @@ impl Game {
         self.capture_horizon
     }
 
-    /// The side that played ply `i` (1-based).
-    pub fn mover_of_ply(&self, i: usize) -> crate::rules::types::Color {
-        let start = self.start.turn();
-        if i % 2 == 1 { start } else { start.other() }
+    /// The side that played ply `i` (1-based); past the plies played, the side that
+    /// would play it if the turns alternate from now on.
+    pub fn mover_of_ply(&self, i: usize) -> Color {
+        match i.checked_sub(1).and_then(|k| self.plies.get(k)) {
+            Some(p) => p.mover,
+            None => {
+                let next = self.position.turn();
+                if (i.saturating_sub(self.plies.len())) % 2 == 1 { next } else { next.other() }
+            }
+        }
     }
 
     /// How many times the current position (with the same side to move) has stood on

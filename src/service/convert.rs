@@ -4,10 +4,11 @@ use tonic::Status;
 
 use super::errors::{bad_request, unimplemented};
 use super::proto;
-use crate::notation::fen;
+use crate::notation::{self, Notation, fen};
 use crate::rules::history::Game;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 use crate::rules::xiangqi::adjudicate::RuleSet;
+use crate::rules::xiangqi::handicap::Preset;
 use crate::rules::xiangqi::{IllegalReason, Position};
 use crate::rules::{Status as BoardStatus, outcome};
 
@@ -29,16 +30,54 @@ pub fn require_xiangqi(variant: i32, field: &str) -> Result<(), Status> {
     }
 }
 
-/// The start position of a request (FEN, `startpos`, or empty for the standard start).
-pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Status> {
-    require_xiangqi(p.variant, &format!("{field}.variant"))?;
-    match proto::StartPreset::try_from(p.preset) {
-        Ok(proto::StartPreset::Unspecified) | Ok(proto::StartPreset::Standard) => {}
-        Ok(other) => return Err(unimplemented(format!("start preset {} is not served yet", other.as_str_name()))),
-        Err(_) => return Err(bad_request(format!("{field}.preset"), format!("unknown preset {}", p.preset))),
+/// A start preset of the API.
+pub fn preset(value: i32, field: &str) -> Result<Preset, Status> {
+    use proto::StartPreset as P;
+    Ok(match P::try_from(value) {
+        Ok(P::Unspecified | P::Standard) => Preset::Standard,
+        Ok(P::TwoMoves) => Preset::TwoMoves,
+        Ok(P::ThreeMoves) => Preset::ThreeMoves,
+        Ok(P::FourMoves) => Preset::FourMoves,
+        Ok(P::OneHorse) => Preset::OneHorse,
+        Ok(P::HorseAndMove) => Preset::HorseAndMove,
+        Ok(P::TwoHorses) => Preset::TwoHorses,
+        Ok(P::OneChariot) => Preset::OneChariot,
+        Ok(P::NinePieces) => Preset::NinePieces,
+        Err(_) => return Err(bad_request(field, format!("unknown preset {value}"))),
+    })
+}
+
+pub fn proto_preset(p: Preset) -> proto::StartPreset {
+    use proto::StartPreset as P;
+    match p {
+        Preset::Standard => P::Standard,
+        Preset::TwoMoves => P::TwoMoves,
+        Preset::ThreeMoves => P::ThreeMoves,
+        Preset::FourMoves => P::FourMoves,
+        Preset::OneHorse => P::OneHorse,
+        Preset::HorseAndMove => P::HorseAndMove,
+        Preset::TwoHorses => P::TwoHorses,
+        Preset::OneChariot => P::OneChariot,
+        Preset::NinePieces => P::NinePieces,
     }
-    let text = if p.fen.trim().is_empty() { "startpos" } else { p.fen.as_str() };
-    fen::xiangqi(text).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))
+}
+
+/// Does the request start from its preset (its FEN is empty or `startpos`)?
+pub fn uses_preset(p: &proto::Position) -> bool {
+    let text = p.fen.trim();
+    text.is_empty() || text == "startpos"
+}
+
+/// The game of a request before any move: the FEN's position, or the preset's start
+/// with its handicap rules when the FEN is empty or `startpos`.
+pub fn new_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
+    require_xiangqi(p.variant, &format!("{field}.variant"))?;
+    let preset = preset(p.preset, &format!("{field}.preset"))?;
+    if uses_preset(p) {
+        return Ok(Game::with_handicap(preset.position(), preset.handicap()));
+    }
+    let start = fen::xiangqi(&p.fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))?;
+    Ok(Game::new(start))
 }
 
 /// Parses the record's moves (ICCS) without playing them.
@@ -62,11 +101,10 @@ pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> R
 /// Start position plus moves, every move checked; an illegal one is INVALID_ARGUMENT
 /// naming its index and reason.
 pub fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Status> {
-    let start = start_position(p, field)?;
+    let mut game = new_game(p, field)?;
     let moves = parse_moves(p, field, limits)?;
-    let mut game = Game::new(start);
     for (i, m) in moves.into_iter().enumerate() {
-        if let Some(reason) = game.position().explain_illegal(m) {
+        if let Some(reason) = game.explain_illegal(m) {
             return Err(bad_request(format!("{field}.moves[{i}]"), format!("{m} is illegal: {}", reason.describe())));
         }
         game.play_unchecked(m);
@@ -174,7 +212,49 @@ pub fn illegal_reason(r: IllegalReason) -> proto::IllegalMoveReason {
         IllegalReason::CannonNeedsOneScreen => P::CannonNeedsOneScreen,
         IllegalReason::LeavesGeneralAttacked => P::LeavesGeneralAttacked,
         IllegalReason::GeneralsFace => P::GeneralsFace,
+        IllegalReason::HandicapCrossesRiver
+        | IllegalReason::HandicapOwnRiverBank
+        | IllegalReason::HandicapExtraMoveChecks
+        | IllegalReason::HandicapProtectedPiece => P::HandicapRestriction,
     }
+}
+
+/// A move notation of the API for the 9x10 games; unspecified is canonical (ICCS).
+pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
+    use proto::Notation as P;
+    match P::try_from(value) {
+        Ok(P::Unspecified | P::Iccs) => Ok(Notation::Iccs),
+        Ok(P::Coordinate) => Ok(Notation::Coordinate),
+        Ok(P::Wxf) => Ok(Notation::Wxf),
+        Ok(P::Chinese) => Ok(Notation::Chinese),
+        Ok(P::Italian) => Ok(Notation::Italian),
+        Ok(P::PointName) => Err(bad_request(field, "NOTATION_POINT_NAME is the notation of Three Kingdoms")),
+        Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
+    }
+}
+
+pub fn proto_notation(n: Notation) -> proto::Notation {
+    match n {
+        Notation::Iccs => proto::Notation::Iccs,
+        Notation::Coordinate => proto::Notation::Coordinate,
+        Notation::Wxf => proto::Notation::Wxf,
+        Notation::Chinese => proto::Notation::Chinese,
+        Notation::Italian => proto::Notation::Italian,
+    }
+}
+
+/// The notations a request asks moves to be rendered in: each requested value with
+/// its notation.
+pub fn notations(values: &[i32], field: &str) -> Result<Vec<(i32, Notation)>, Status> {
+    values.iter().enumerate().map(|(i, &v)| Ok((v, notation(v, &format!("{field}[{i}]"))?))).collect()
+}
+
+/// A legal move of `pos` in each requested notation.
+pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
+    notations
+        .iter()
+        .map(|&(value, n)| proto::NotationText { notation: value, text: notation::format_move(pos, m, n) })
+        .collect()
 }
 
 /// The rule set of a request; unspecified means SIMPLIFIED_V1 is NOT assumed.

@@ -5,6 +5,7 @@ pub mod convert;
 pub mod engine;
 pub mod errors;
 pub mod middleware;
+pub mod notation;
 pub mod proto;
 pub mod rules;
 pub mod server;

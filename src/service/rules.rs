@@ -6,8 +6,7 @@ use tonic::{Request, Response, Status};
 use super::convert::{self, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{self, rules_service_server::RulesService};
-use crate::notation::fen;
-use crate::rules::history::Game;
+use crate::notation::{self, NotationErrorKind, fen};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Move, MoveList};
 use crate::rules::xiangqi::adjudicate;
@@ -18,10 +17,16 @@ pub fn list_legal_moves(
 ) -> Result<proto::ListLegalMovesResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let game = convert::game(position, "position", limits)?;
+    let notations = convert::notations(&req.notations, "notations")?;
     let pos = game.position();
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    game.legal_moves(&mut list);
     let mut moves = convert::describe_moves(pos, list.as_slice());
+    if !notations.is_empty() {
+        for (described, &m) in moves.iter_mut().zip(list.iter()) {
+            described.notations = convert::render(pos, m, &notations);
+        }
+    }
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
@@ -34,13 +39,9 @@ pub fn validate_move(
 ) -> Result<proto::ValidateMoveResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let game = convert::game(position, "position", limits)?;
-    match proto::Notation::try_from(req.notation) {
-        Ok(proto::Notation::Unspecified) | Ok(proto::Notation::Iccs) => {}
-        Ok(other) => {
-            return Err(super::errors::unimplemented(format!("notation {} is not served yet", other.as_str_name())));
-        }
-        Err(_) => return Err(bad_request("notation", format!("unknown notation {}", req.notation))),
-    }
+    let notation = convert::notation(req.notation, "notation")?;
+    let notations = convert::notations(&req.notations, "notations")?;
+    let pos = game.position();
     let m = if req.r#move.trim().is_empty() {
         let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
         let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
@@ -50,12 +51,29 @@ pub fn validate_move(
         }
         Move::new(from, to)
     } else {
-        Move::parse_iccs(&req.r#move)
-            .ok_or_else(|| bad_request("move", format!("{:?} is not an ICCS move", req.r#move)))?
+        match notation::resolve_move(pos, &req.r#move, notation) {
+            Ok(m) => m,
+            Err(e) if e.is_syntax() => return Err(bad_request("move", e.to_string())),
+            Err(e) => {
+                // The text reads, but names no move of this position.
+                let reason = match e.kind {
+                    NotationErrorKind::Ambiguous { .. } | NotationErrorKind::TandemFiles { .. } => {
+                        proto::IllegalMoveReason::Ambiguous
+                    }
+                    NotationErrorKind::CannotMove { .. } => proto::IllegalMoveReason::CannotMoveThatWay,
+                    _ => proto::IllegalMoveReason::NoPiece,
+                };
+                return Ok(proto::ValidateMoveResponse {
+                    legal: false,
+                    reason: reason as i32,
+                    detail: e.to_string(),
+                    ..Default::default()
+                });
+            }
+        }
     };
-    let pos = game.position();
     metrics::counter!("chuhe_positions_checked_total").increment(1);
-    Ok(match pos.explain_illegal(m) {
+    Ok(match game.explain_illegal(m) {
         Some(reason) => proto::ValidateMoveResponse {
             legal: false,
             reason: convert::illegal_reason(reason) as i32,
@@ -63,7 +81,8 @@ pub fn validate_move(
             ..Default::default()
         },
         None => {
-            let described = convert::describe_move(pos, m);
+            let mut described = convert::describe_move(pos, m);
+            described.notations = convert::render(pos, m, &notations);
             let mut after = pos.clone();
             after.play_unchecked(m);
             proto::ValidateMoveResponse {
@@ -83,12 +102,11 @@ pub fn validate_game(
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = convert::start_position(position, "position")?;
+    let mut game = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
-    let mut game = Game::new(start);
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
-        if let Some(reason) = game.position().explain_illegal(m) {
+        if let Some(reason) = game.explain_illegal(m) {
             illegal = Some((i, reason));
             break;
         }
@@ -113,7 +131,7 @@ pub fn validate_game(
 
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = convert::start_position(position, "position")?;
+    let start = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
     let rules = convert::rule_set(req.rule_set, "rule_set")?;
     let events = req
@@ -128,10 +146,11 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
             format!("ply {} is past the record's {} moves", e.ply, moves.len()),
         ));
     }
-    let ruling = adjudicate::adjudicate(&start, &moves, rules, &events).map_err(|e| {
-        bad_request(format!("position.moves[{}]", e.index), format!("{} is illegal: {}", e.mv, e.reason.describe()))
-    })?;
-    let mut end = Game::new(start);
+    let ruling = adjudicate::adjudicate_with_handicap(start.start(), start.handicap(), &moves, rules, &events)
+        .map_err(|e| {
+            bad_request(format!("position.moves[{}]", e.index), format!("{} is illegal: {}", e.mv, e.reason.describe()))
+        })?;
+    let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         end.play_unchecked(m);
     }

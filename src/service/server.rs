@@ -1,5 +1,5 @@
-//! The server: RulesService behind the admission/metrics layer, health, reflection,
-//! graceful shutdown.
+//! The server: RulesService and NotationService behind the admission/metrics layer,
+//! health, reflection, graceful shutdown.
 
 use std::future::Future;
 use std::time::Duration;
@@ -12,7 +12,11 @@ use super::analysis::Analysis;
 use super::convert::ContentLimits;
 use super::engine::{Engine, EngineConfig};
 use super::middleware::GrpcLayer;
-use super::proto::{self, analysis_service_server::AnalysisServiceServer, rules_service_server::RulesServiceServer};
+use super::notation::Notations;
+use super::proto::{
+    self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
+    rules_service_server::RulesServiceServer,
+};
 use super::rules::Rules;
 
 /// Everything an operator can set.
@@ -50,6 +54,9 @@ pub async fn serve(
     let rules = RulesServiceServer::new(Rules { limits })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
+    let notations = NotationServiceServer::new(Notations { limits })
+        .max_decoding_message_size(config.max_message_bytes)
+        .max_encoding_message_size(config.max_message_bytes);
 
     let analysis = AnalysisServiceServer::new(Analysis { engine: Engine::new(config.engine.clone()), limits })
         .max_decoding_message_size(config.max_message_bytes)
@@ -58,6 +65,7 @@ pub async fn serve(
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServiceServer<Rules>>().await;
     health.set_serving::<AnalysisServiceServer<Analysis>>().await;
+    health.set_serving::<NotationServiceServer<Notations>>().await;
     health.set_service_status("", tonic_health::ServingStatus::Serving).await;
 
     let reflection = || {
@@ -75,6 +83,7 @@ pub async fn serve(
         tracing::info!("shutting down: NOT_SERVING, draining in-flight requests");
         reporter.set_not_serving::<RulesServiceServer<Rules>>().await;
         reporter.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
+        reporter.set_not_serving::<NotationServiceServer<Notations>>().await;
         reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(());
     };
@@ -86,6 +95,7 @@ pub async fn serve(
         .add_service(reflection_v1alpha)
         .add_service(rules)
         .add_service(analysis)
+        .add_service(notations)
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal);
 
     let grace = config.grace_period;

@@ -11,6 +11,7 @@ use crate::rules::history::Game;
 use crate::rules::outcome::{Event, EventKind, GameResult, Ruling, Termination};
 use crate::rules::types::{Color, Move};
 
+use super::handicap::Handicap;
 use super::{IllegalReason, Position};
 
 /// A named and versioned set of rules. A version never changes meaning; a new reading
@@ -51,10 +52,21 @@ pub struct IllegalRecord {
 /// still checked for legality (so a forged record is caught) but do not change the
 /// ruling.
 pub fn adjudicate(start: &Position, moves: &[Move], rules: RuleSet, events: &[Event]) -> Result<Ruling, IllegalRecord> {
-    let mut game = Game::new(start.clone());
+    adjudicate_with_handicap(start, &Handicap::default(), moves, rules, events)
+}
+
+/// [`adjudicate`] for a game played under the rules of a handicap.
+pub fn adjudicate_with_handicap(
+    start: &Position,
+    handicap: &Handicap,
+    moves: &[Move],
+    rules: RuleSet,
+    events: &[Event],
+) -> Result<Ruling, IllegalRecord> {
+    let mut game = Game::with_handicap(start.clone(), handicap.clone());
     let mut ruling: Option<Ruling> = judge_position(&game, rules).or_else(|| judge_events(&game, events));
     for (index, &mv) in moves.iter().enumerate() {
-        if let Some(reason) = game.position().explain_illegal(mv) {
+        if let Some(reason) = game.explain_illegal(mv) {
             return Err(IllegalRecord { index, mv, reason });
         }
         game.play_unchecked(mv);

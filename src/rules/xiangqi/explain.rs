@@ -23,6 +23,15 @@ pub enum IllegalReason {
     CannonNeedsOneScreen,
     LeavesGeneralAttacked,
     GeneralsFace,
+    /// Handicap games: a piece crosses the river during the opening moves.
+    HandicapCrossesRiver,
+    /// Handicap games: a piece other than a pawn stops on its own river bank during the
+    /// opening moves.
+    HandicapOwnRiverBank,
+    /// Handicap games: an extra move gives check.
+    HandicapExtraMoveChecks,
+    /// Handicap games: the capture of a piece the handicap protects while unmoved.
+    HandicapProtectedPiece,
 }
 
 impl IllegalReason {
@@ -38,6 +47,12 @@ impl IllegalReason {
             IllegalReason::CannonNeedsOneScreen => "a cannon captures by jumping exactly one screen",
             IllegalReason::LeavesGeneralAttacked => "the move leaves the mover's general attacked",
             IllegalReason::GeneralsFace => "the move leaves the generals facing on an open file",
+            IllegalReason::HandicapCrossesRiver => "the handicap forbids crossing the river during the opening moves",
+            IllegalReason::HandicapOwnRiverBank => {
+                "the handicap forbids any piece but a pawn to reach its own river bank during the opening moves"
+            }
+            IllegalReason::HandicapExtraMoveChecks => "an extra move of the handicap may not give check",
+            IllegalReason::HandicapProtectedPiece => "the handicap forbids capturing this piece before it has moved",
         }
     }
 }

@@ -15,6 +15,7 @@
 
 pub mod adjudicate;
 mod explain;
+pub mod handicap;
 mod movegen;
 pub mod tables;
 
@@ -288,6 +289,28 @@ impl Position {
     #[inline]
     pub fn toggle_turn(&mut self) {
         self.turn = self.turn.other();
+    }
+
+    /// Handicap openings: gives the move back to the side that has just moved, as if its
+    /// opponent had passed. Refused (`false`, nothing changes) when the side to move is
+    /// in check: the other side could then take the general.
+    pub fn skip_turn(&mut self) -> bool {
+        if self.in_check() {
+            return false;
+        }
+        if self.turn == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.turn = self.turn.other();
+        true
+    }
+
+    /// Takes back [`Position::skip_turn`].
+    pub(crate) fn undo_skip_turn(&mut self) {
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmove_number -= 1;
+        }
     }
 
     /// Plays `m` if it is legal; otherwise leaves the position unchanged.

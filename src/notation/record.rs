@@ -1,0 +1,443 @@
+//! PGN-style game records:
+//!
+//! ```text
+//! [Event "Club championship"]
+//! [Date "2024.05.01"]
+//! [Red "Li"]
+//! [Black "Wang"]
+//! [Result "1-0"]
+//! [Format "Chinese"]
+//!
+//! 1. 炮二平五 马8进7 2. 马二进三 {the usual reply} 车9平8 1-0
+//! ```
+//!
+//! Tags are `[Name "Value"]` lines (`\"` and `\\` escape inside the value). The tags the
+//! reader understands: `FEN` (the start position; the initial one without it),
+//! `Preset` (a handicap start by [`Preset::name`], such as `two-moves`; its rules apply),
+//! `Format` (the notation of the moves: `ICCS`, `Coordinate`, `WXF`, `Chinese`,
+//! `Italian`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
+//! on) and `Variant` (read by the caller). The others (`Event`, `Date`, `Red`,
+//! `Black`, ...) are kept as they are.
+//!
+//! The move text holds moves, move numbers (`1.`, `1...`, also glued to the move:
+//! `1.h2e2`), comments in braces or after `;` to the end of the line, variations in
+//! parentheses (skipped), annotation glyphs (`$1`, skipped) and a final result, which
+//! must agree with the `Result` tag when both are given. Without a notation given or a
+//! `Format` tag the notation is detected: Chinese when a move is written in Chinese
+//! characters, otherwise the first of ICCS, WXF, coordinates and Italian letters in
+//! which the whole record replays legally.
+
+use std::fmt;
+
+use super::{Notation, NotationError, fen, format_move, parse_move};
+use crate::rules::history::Game;
+use crate::rules::outcome::GameResult;
+use crate::rules::types::{Color, Move};
+use crate::rules::xiangqi::handicap::Preset;
+use crate::rules::xiangqi::{IllegalReason, Position};
+
+/// A comment of the move text, after `ply` moves (0: before the first move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comment {
+    pub ply: usize,
+    pub text: String,
+}
+
+/// A game record.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Tags in record order.
+    pub tags: Vec<(String, String)>,
+    /// The named start, when the record has one; its handicap rules apply.
+    pub preset: Option<Preset>,
+    /// The start position (the preset's, the `FEN` tag's, or the initial one).
+    pub start: Position,
+    pub moves: Vec<Move>,
+    pub comments: Vec<Comment>,
+    pub result: GameResult,
+}
+
+impl Record {
+    /// The value of a tag (names compare case-insensitively).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        tag(&self.tags, name)
+    }
+
+    /// The game with its handicap rules, before any move.
+    pub fn new_game(&self) -> Game {
+        Game::with_handicap(self.start.clone(), self.preset.map(Preset::handicap).unwrap_or_default())
+    }
+}
+
+fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+/// Why a record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// A tag line that is not `[Name "Value"]` (line numbers from 1).
+    Tag {
+        line: usize,
+    },
+    Fen {
+        message: String,
+    },
+    Preset {
+        value: String,
+    },
+    /// A `FEN` tag other than the `Preset` tag's start.
+    FenNotPreset,
+    Format {
+        value: String,
+    },
+    Result {
+        value: String,
+    },
+    /// The `Result` tag and the result at the end of the moves disagree.
+    ResultMismatch {
+        tag: String,
+        text: String,
+    },
+    /// A comment or variation that is never closed.
+    Unclosed {
+        what: &'static str,
+    },
+    /// A move (0-based index) that cannot be read or is not legal.
+    Move {
+        index: usize,
+        error: NotationError,
+    },
+    /// A move that breaks a handicap rule.
+    Handicap {
+        index: usize,
+        token: String,
+        reason: IllegalReason,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Tag { line } => write!(f, "line {line}: a tag is written [Name \"Value\"]"),
+            RecordError::Fen { message } => write!(f, "FEN tag: {message}"),
+            RecordError::Preset { value } => write!(f, "Preset tag: unknown preset {value:?}"),
+            RecordError::FenNotPreset => f.write_str("the FEN tag is not the start of the Preset tag"),
+            RecordError::Format { value } => write!(f, "Format tag: unknown notation {value:?}"),
+            RecordError::Result { value } => write!(f, "Result tag: {value:?} is not 1-0, 0-1, 1/2-1/2 or *"),
+            RecordError::ResultMismatch { tag, text } => {
+                write!(f, "the Result tag says {tag} but the moves end with {text}")
+            }
+            RecordError::Unclosed { what } => write!(f, "a {what} is not closed"),
+            RecordError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
+            RecordError::Handicap { index, token, reason } => {
+                write!(f, "move {} ({token:?}): {}", index + 1, reason.describe())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// A record split into its parts, moves not yet read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawRecord {
+    pub tags: Vec<(String, String)>,
+    /// Move tokens in order.
+    pub moves: Vec<String>,
+    pub comments: Vec<Comment>,
+    /// The result written at the end of the moves.
+    pub result: Option<String>,
+}
+
+impl RawRecord {
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        tag(&self.tags, name)
+    }
+}
+
+/// Splits a record into tags, move tokens, comments and result.
+pub fn split(text: &str) -> Result<RawRecord, RecordError> {
+    let mut raw = RawRecord::default();
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut line = 1;
+    // Tags: lines starting with `[` before the moves.
+    loop {
+        let trimmed = rest.trim_start();
+        line += rest[..rest.len() - trimmed.len()].matches('\n').count();
+        rest = trimmed;
+        if !rest.starts_with('[') {
+            break;
+        }
+        let end = rest.find('\n').unwrap_or(rest.len());
+        let (name, value) = parse_tag(rest[..end].trim_end()).ok_or(RecordError::Tag { line })?;
+        raw.tags.push((name, value));
+        rest = &rest[end..];
+    }
+    let mut chars = rest.char_indices().peekable();
+    let mut token = String::new();
+    let flush = |token: &mut String, raw: &mut RawRecord| {
+        if !token.is_empty() {
+            push_token(std::mem::take(token), raw);
+        }
+    };
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '{' => {
+                flush(&mut token, &mut raw);
+                let close = rest[i..].find('}').ok_or(RecordError::Unclosed { what: "comment" })?;
+                let body = rest[i + 1..i + close].split_whitespace().collect::<Vec<_>>().join(" ");
+                raw.comments.push(Comment { ply: raw.moves.len(), text: body });
+                while chars.peek().is_some_and(|(j, _)| *j <= i + close) {
+                    chars.next();
+                }
+            }
+            ';' => {
+                flush(&mut token, &mut raw);
+                let close = rest[i..].find('\n').map_or(rest.len(), |n| i + n);
+                let body = rest[i + 1..close].trim();
+                if !body.is_empty() {
+                    raw.comments.push(Comment { ply: raw.moves.len(), text: body.to_string() });
+                }
+                while chars.peek().is_some_and(|(j, _)| *j < close) {
+                    chars.next();
+                }
+            }
+            '(' => {
+                flush(&mut token, &mut raw);
+                let mut depth = 1;
+                for (_, c) in chars.by_ref() {
+                    depth += match c {
+                        '(' => 1,
+                        ')' => -1,
+                        _ => 0,
+                    };
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                if depth != 0 {
+                    return Err(RecordError::Unclosed { what: "variation" });
+                }
+            }
+            c if c.is_whitespace() => flush(&mut token, &mut raw),
+            c => token.push(c),
+        }
+    }
+    flush(&mut token, &mut raw);
+    Ok(raw)
+}
+
+/// Files one token of the move text: a result, a move number, a glyph or a move.
+fn push_token(token: String, raw: &mut RawRecord) {
+    if RESULTS.iter().any(|(text, _)| *text == token) || token == "½-½" {
+        raw.result = Some(if token == "½-½" { "1/2-1/2".to_string() } else { token });
+        return;
+    }
+    if token.starts_with('$') {
+        return;
+    }
+    // A move number alone (`12.`, `12...`), or glued to a move (`12.h2e2`). A WXF pawn
+    // move such as `33.4` is not a number: what follows the dots is too short.
+    let digits = token.chars().take_while(char::is_ascii_digit).count();
+    let dots = token[digits..].chars().take_while(|&c| c == '.' || c == '…').count();
+    if digits > 0 && dots > 0 {
+        let after: &str = token[digits..].trim_start_matches(['.', '…']);
+        if after.is_empty() {
+            return;
+        }
+        if after.chars().count() >= 3 {
+            raw.moves.push(after.to_string());
+            return;
+        }
+    }
+    raw.moves.push(token);
+}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let (name, value) = inner.split_once(char::is_whitespace)?;
+    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::new();
+    let mut escaped = false;
+    for c in value.chars() {
+        if escaped {
+            out.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else {
+            out.push(c);
+        }
+    }
+    let name_ok = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    name_ok.then(|| (name.to_string(), out))
+}
+
+const RESULTS: [(&str, GameResult); 4] = [
+    ("1-0", GameResult::Win(Color::Red)),
+    ("0-1", GameResult::Win(Color::Black)),
+    ("1/2-1/2", GameResult::Draw),
+    ("*", GameResult::Ongoing),
+];
+
+/// Reads a result as written (`1-0`, `0-1`, `1/2-1/2`, `*`).
+pub fn parse_result(text: &str) -> Option<GameResult> {
+    RESULTS.iter().find(|(t, _)| *t == text.trim()).map(|(_, r)| *r)
+}
+
+/// Writes a result.
+pub fn result_text(result: GameResult) -> &'static str {
+    RESULTS.iter().find(|(_, r)| *r == result).map_or("*", |(t, _)| t)
+}
+
+/// Reads a whole record; `notation` overrides the `Format` tag and detection.
+pub fn import(text: &str, notation: Option<Notation>) -> Result<(Record, Notation), RecordError> {
+    replay(split(text)?, notation)
+}
+
+/// Reads the moves of a split record (see [`import`]).
+pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Notation), RecordError> {
+    let preset = match raw.tag("Preset") {
+        Some(v) => Some(Preset::from_name(v).ok_or_else(|| RecordError::Preset { value: v.to_string() })?),
+        None => None,
+    };
+    let start = match (preset, raw.tag("FEN")) {
+        (Some(p), Some(text)) => {
+            let given = fen::xiangqi(text).map_err(|e| RecordError::Fen { message: e.to_string() })?;
+            if given != p.position() {
+                return Err(RecordError::FenNotPreset);
+            }
+            given
+        }
+        (Some(p), None) => p.position(),
+        (None, Some(text)) => fen::xiangqi(text).map_err(|e| RecordError::Fen { message: e.to_string() })?,
+        (None, None) => Position::startpos(),
+    };
+    let tag_result = match raw.tag("Result") {
+        Some(v) => Some(parse_result(v).ok_or_else(|| RecordError::Result { value: v.to_string() })?),
+        None => None,
+    };
+    let text_result = raw.result.as_deref().and_then(parse_result);
+    let result = match (tag_result, text_result) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(RecordError::ResultMismatch {
+                tag: result_text(a).to_string(),
+                text: result_text(b).to_string(),
+            });
+        }
+        (a, b) => a.or(b).unwrap_or(GameResult::Ongoing),
+    };
+    let notation = match (notation, raw.tag("Format")) {
+        (Some(n), _) => Some(n),
+        (None, Some(v)) => Some(Notation::from_name(v).ok_or_else(|| RecordError::Format { value: v.to_string() })?),
+        (None, None) => None,
+    };
+    let mut record = Record { tags: raw.tags, preset, start, moves: Vec::new(), comments: raw.comments, result };
+    let candidates: Vec<Notation> = match notation {
+        Some(n) => vec![n],
+        None if raw.moves.iter().any(|m| !m.is_ascii()) => vec![Notation::Chinese],
+        None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian],
+    };
+    let mut best: Option<RecordError> = None;
+    for n in candidates {
+        match read_moves(&record, &raw.moves, n) {
+            Ok(moves) => {
+                record.moves = moves;
+                return Ok((record, n));
+            }
+            Err(e) => {
+                let reached = |e: &RecordError| match e {
+                    RecordError::Move { index, .. } | RecordError::Handicap { index, .. } => *index,
+                    _ => 0,
+                };
+                if best.as_ref().is_none_or(|b| reached(&e) > reached(b)) {
+                    best = Some(e);
+                }
+            }
+        }
+    }
+    Err(best.unwrap_or(RecordError::Unclosed { what: "record" }))
+}
+
+fn read_moves(record: &Record, tokens: &[String], notation: Notation) -> Result<Vec<Move>, RecordError> {
+    let mut game = record.new_game();
+    let mut moves = Vec::with_capacity(tokens.len());
+    for (index, token) in tokens.iter().enumerate() {
+        let m = parse_move(game.position(), token, notation).map_err(|error| RecordError::Move { index, error })?;
+        if let Some(reason) = game.explain_illegal(m) {
+            return Err(RecordError::Handicap { index, token: token.clone(), reason });
+        }
+        game.play_unchecked(m);
+        moves.push(m);
+    }
+    Ok(moves)
+}
+
+/// Writes a record. Tags are written in order, except `FEN`, `Preset` and `Format`,
+/// which are written from the record itself (`FEN` when the start is not the initial
+/// position, `Preset` when the record has one, `Format` always); `Result` is the
+/// record's result. The moves must be legal (see [`Record::new_game`]); writing stops
+/// at the first one that is not.
+pub fn export(record: &Record, notation: Notation) -> String {
+    let mut out = String::new();
+    let computed = ["FEN", "Preset", "Format", "Result"];
+    let mut tags: Vec<(String, String)> =
+        record.tags.iter().filter(|(n, _)| !computed.iter().any(|c| n.eq_ignore_ascii_case(c))).cloned().collect();
+    tags.push(("Result".into(), result_text(record.result).into()));
+    if let Some(p) = record.preset.filter(|p| *p != Preset::Standard) {
+        tags.push(("Preset".into(), p.name().into()));
+    }
+    if record.start != Position::startpos() {
+        tags.push(("FEN".into(), fen::format(&record.start.to_setup())));
+    }
+    tags.push(("Format".into(), notation.name().into()));
+    for (name, value) in &tags {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+    }
+    out.push('\n');
+
+    let mut words: Vec<String> = Vec::new();
+    let comments_at = |ply: usize| record.comments.iter().filter(move |c| c.ply == ply);
+    let mut game = record.new_game();
+    let mut need_number = true;
+    for c in comments_at(0) {
+        words.push(format!("{{{}}}", c.text.replace('}', ")")));
+    }
+    for (i, &m) in record.moves.iter().enumerate() {
+        if !game.is_legal(m) {
+            break;
+        }
+        let pos = game.position();
+        let n = pos.fullmove_number();
+        if pos.turn() == Color::Red {
+            words.push(format!("{n}."));
+        } else if need_number {
+            words.push(format!("{n}..."));
+        }
+        words.push(format_move(pos, m, notation));
+        game.play_unchecked(m);
+        need_number = false;
+        for c in comments_at(i + 1) {
+            words.push(format!("{{{}}}", c.text.replace('}', ")")));
+            need_number = true;
+        }
+    }
+    words.push(result_text(record.result).to_string());
+    let mut line_len = 0;
+    for w in words {
+        let len = w.chars().count();
+        if line_len > 0 && line_len + 1 + len > 80 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&w);
+        line_len += len;
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,222 @@
+//! Handicap (odds) games: named start positions, and the rules of a handicap that a FEN
+//! cannot express.
+//!
+//! The odds are those of the common Italian rules text (`xiangqi-rules-it.txt`, "Il
+//! gioco ad handicap"), plus the nine-piece odds. In every preset Red is the side the
+//! handicap is about: it receives the extra moves, or it gives the material.
+//!
+//! | preset | start | who moves first | rules |
+//! | --- | --- | --- | --- |
+//! | [`Preset::Standard`] | the initial position | Red | none |
+//! | [`Preset::TwoMoves`] | the initial position | Red, two moves in a row | none |
+//! | [`Preset::ThreeMoves`] | the initial position | Red, three moves in a row | during them no Red piece crosses the river |
+//! | [`Preset::FourMoves`] | the initial position | Red, four moves in a row | during them no Red piece crosses the river, and none but a pawn stops on Red's river bank (rank 4) |
+//! | [`Preset::OneHorse`] | without Red's horse on h0 | Red | none |
+//! | [`Preset::HorseAndMove`] | without Red's horse on h0 | Black | none |
+//! | [`Preset::TwoHorses`] | without Red's horses on b0 and h0 | Red | Black may not take Red's unmoved central pawn (e3) unless the capture gives check |
+//! | [`Preset::OneChariot`] | without Red's left chariot (a0) | Red | Black may not take Red's unmoved left pawn (a3), left horse (b0) or left cannon (b2) |
+//! | [`Preset::NinePieces`] | without Red's advisors, elephants and pawns (nine pieces) | Red | none |
+//!
+//! The "four or more moves" odds of the rules text are served as four moves; a
+//! [`Handicap`] with any number of opening moves works the same way.
+//!
+//! Conventions where the rules text is silent:
+//!
+//! - The extra moves are the first `opening_moves - 1` moves of the side that starts;
+//!   the river and river-bank restrictions hold for all of its `opening_moves` opening
+//!   moves, and end with them.
+//! - An extra move (one after which the same side moves again) may not give check: the
+//!   side in check could not answer, and the other side could take the general.
+//! - "Unmoved" means that no move of the game has started from or ended on the piece's
+//!   point.
+//! - Which horse goes in the one-horse odds is not said; the preset removes the right
+//!   one (h0). The nine-piece odds (让九子) remove both advisors, both elephants and all
+//!   five pawns, leaving the general, the chariots, the horses and the cannons.
+
+use super::Position;
+use super::explain::IllegalReason;
+use super::tables::own_side;
+use crate::rules::types::{Color, Move, PieceKind, Square};
+
+/// A point whose piece may not be captured while it has not moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Protected {
+    pub square: Square,
+    /// The capture is allowed when it gives check.
+    pub unless_check: bool,
+}
+
+/// The rules of a handicap game beyond its start position. The default is a normal
+/// game.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Handicap {
+    /// Moves the side that starts plays in a row before its opponent's first move (one
+    /// in a normal game; zero reads as one).
+    pub opening_moves: u32,
+    /// During the opening moves, no piece crosses the river.
+    pub opening_stays_home: bool,
+    /// During the opening moves, no piece except a pawn stops on the mover's own river
+    /// bank (the rank next to the river: rank 4 for Red, 5 for Black).
+    pub opening_avoids_own_bank: bool,
+    /// Pieces that may not be captured while unmoved.
+    pub protected: Vec<Protected>,
+}
+
+impl Handicap {
+    /// Is this a normal game?
+    pub fn is_none(&self) -> bool {
+        self.opening_moves <= 1
+            && !self.opening_stays_home
+            && !self.opening_avoids_own_bank
+            && self.protected.is_empty()
+    }
+
+    /// Is ply `index` (0-based) one of the opening moves of the side that starts?
+    pub fn in_opening(&self, index: usize) -> bool {
+        index < self.opening_moves.max(1) as usize
+    }
+
+    /// After ply `index` (0-based), does the same side move again?
+    pub fn keeps_turn(&self, index: usize) -> bool {
+        index + 1 < self.opening_moves as usize
+    }
+
+    /// The first handicap rule that `m`, legal on the board of `pos`, breaks as ply
+    /// `index` of the game. `untouched(sq)` tells whether no move of the game so far
+    /// started from or ended on `sq`.
+    pub fn violation(
+        &self,
+        pos: &Position,
+        m: Move,
+        index: usize,
+        untouched: impl Fn(Square) -> bool,
+    ) -> Option<IllegalReason> {
+        let b = pos.board();
+        let mover = pos.turn();
+        let kind = b.piece_at(m.from())?.kind();
+        if self.in_opening(index) {
+            let c = mover.index();
+            if self.opening_stays_home && !own_side(c, m.to().rank() as i32) {
+                return Some(IllegalReason::HandicapCrossesRiver);
+            }
+            let bank = if mover == Color::Red { 4 } else { 5 };
+            if self.opening_avoids_own_bank && kind != PieceKind::Pawn && m.to().rank() == bank {
+                return Some(IllegalReason::HandicapOwnRiverBank);
+            }
+        }
+        if self.keeps_turn(index) && pos.gives_check(m) {
+            return Some(IllegalReason::HandicapExtraMoveChecks);
+        }
+        if b.piece_at(m.to()).is_some() {
+            let rule = self.protected.iter().find(|p| p.square == m.to());
+            if let Some(p) = rule
+                && untouched(m.to())
+                && !(p.unless_check && pos.gives_check(m))
+            {
+                return Some(IllegalReason::HandicapProtectedPiece);
+            }
+        }
+        None
+    }
+}
+
+/// The named start positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    Standard,
+    TwoMoves,
+    ThreeMoves,
+    FourMoves,
+    OneHorse,
+    HorseAndMove,
+    TwoHorses,
+    OneChariot,
+    NinePieces,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 9] = [
+        Preset::Standard,
+        Preset::TwoMoves,
+        Preset::ThreeMoves,
+        Preset::FourMoves,
+        Preset::OneHorse,
+        Preset::HorseAndMove,
+        Preset::TwoHorses,
+        Preset::OneChariot,
+        Preset::NinePieces,
+    ];
+
+    /// Stable name, as a record's `Preset` tag writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Standard => "standard",
+            Preset::TwoMoves => "two-moves",
+            Preset::ThreeMoves => "three-moves",
+            Preset::FourMoves => "four-moves",
+            Preset::OneHorse => "one-horse",
+            Preset::HorseAndMove => "horse-and-move",
+            Preset::TwoHorses => "two-horses",
+            Preset::OneChariot => "one-chariot",
+            Preset::NinePieces => "nine-pieces",
+        }
+    }
+
+    /// Reads a name: case-insensitive, `-`, `_` and spaces alike, with or without the
+    /// API's `START_PRESET_` prefix.
+    pub fn from_name(text: &str) -> Option<Preset> {
+        let norm: String =
+            text.trim().chars().map(|c| if c == '_' || c == ' ' { '-' } else { c.to_ascii_lowercase() }).collect();
+        let norm = norm.strip_prefix("start-preset-").unwrap_or(&norm);
+        Preset::ALL.into_iter().find(|p| p.name() == norm)
+    }
+
+    /// Red's points left empty.
+    fn removed(self) -> &'static [&'static str] {
+        match self {
+            Preset::OneHorse | Preset::HorseAndMove => &["h0"],
+            Preset::TwoHorses => &["b0", "h0"],
+            Preset::OneChariot => &["a0"],
+            Preset::NinePieces => &["d0", "f0", "c0", "g0", "a3", "c3", "e3", "g3", "i3"],
+            _ => &[],
+        }
+    }
+
+    /// The start position.
+    pub fn position(self) -> Position {
+        let start = Position::startpos();
+        let removed = self.removed();
+        if removed.is_empty() && self != Preset::HorseAndMove {
+            return start;
+        }
+        let mut setup = start.to_setup();
+        for sq in removed.iter().filter_map(|s| Square::parse(s)) {
+            setup.board.remove(sq);
+        }
+        if self == Preset::HorseAndMove {
+            setup.turn = Color::Black;
+        }
+        // Removing pieces from the initial position cannot expose a general.
+        Position::from_setup(setup).unwrap_or_else(|_| Position::startpos())
+    }
+
+    /// The rules beyond the start position.
+    pub fn handicap(self) -> Handicap {
+        let protect = |points: &[&str], unless_check: bool| {
+            points.iter().filter_map(|s| Square::parse(s)).map(|square| Protected { square, unless_check }).collect()
+        };
+        match self {
+            Preset::TwoMoves => Handicap { opening_moves: 2, ..Handicap::default() },
+            Preset::ThreeMoves => Handicap { opening_moves: 3, opening_stays_home: true, ..Handicap::default() },
+            Preset::FourMoves => Handicap {
+                opening_moves: 4,
+                opening_stays_home: true,
+                opening_avoids_own_bank: true,
+                ..Handicap::default()
+            },
+            Preset::TwoHorses => Handicap { protected: protect(&["e3"], true), ..Handicap::default() },
+            Preset::OneChariot => Handicap { protected: protect(&["a3", "b0", "b2"], false), ..Handicap::default() },
+            _ => Handicap::default(),
+        }
+    }
+}
