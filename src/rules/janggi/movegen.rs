@@ -15,8 +15,8 @@ use super::tables::{
     PALACE_STEPS, RANK_JUMPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
 use crate::rules::board::{
-    Bitboard, Board, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, NO_STOP, RANK_LINES,
-    RANK_MASKS, bit, code, file_bits_to_board, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, NO_STOP,
+    RANK_LINES, RANK_MASKS, bit, code, file_bits_to_board, rank_bits_to_board, squares,
 };
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
@@ -114,30 +114,9 @@ impl Position {
         let b = &self.board;
         let them = self.turn.other();
         let (kf, kr) = (king.file(), king.rank());
-        let mut rank_occ = b.rank_occupancy(kr);
-        let mut file_occ = b.file_occupancy(kf);
-        if from.rank() == kr {
-            rank_occ &= !(1 << from.file());
-        }
-        if from.file() == kf {
-            file_occ &= !(1 << from.rank());
-        }
-        if to.rank() == kr {
-            rank_occ |= 1 << to.file();
-        }
-        if to.file() == kf {
-            file_occ |= 1 << to.rank();
-        }
-        let mover = b.code_at(from.index());
-        let at = |i: usize| {
-            if i == to.index() {
-                mover
-            } else if i == from.index() {
-                0
-            } else {
-                b.code_at(i)
-            }
-        };
+        let after = BoardAfter::new(b, from, to);
+        let (rank_occ, file_occ) = (after.rank_occupancy(kr), after.file_occupancy(kf));
+        let at = |i: usize| after.code_at(i);
         let chariot = code(Piece::new(them, PieceKind::Chariot));
         let cannon = code(Piece::new(them, PieceKind::Cannon));
 
