@@ -381,18 +381,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Perft { position, depth, divide } => {
-            let game = xiangqi_game(&position)?;
-            let mut pos = game.position().clone();
-            if divide {
-                let mut total = 0;
-                for (m, n) in perft::divide(&mut pos, depth) {
-                    println!("{m}: {n}");
-                    total += n;
-                }
-                println!();
-                println!("{total}");
-            } else {
-                println!("{}", perft::perft(&mut pos, depth));
+            match position.variant {
+                Variant::Janggi => print_perft(&mut janggi_position(&position)?, depth, divide),
+                _ => print_perft(&mut xiangqi_game(&position)?.position().clone(), depth, divide),
             }
             Ok(())
         }
@@ -403,6 +394,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let r = chuhe::service::rules::list_legal_moves(&request, limits)
                 .map_err(|s| Failure(s.message().to_string()))?;
             println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+            Ok(())
+        }
+        Command::Moves { position, json: false } if matches!(position.variant, Variant::Janggi) => {
+            let pos = janggi_position(&position)?;
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            for m in &list {
+                println!("{m}");
+            }
+            println!("status: {}", pos.status().name());
+            println!("check: {}", if pos.in_check() { "yes" } else { "no" });
             Ok(())
         }
         Command::Moves { position, json: false } => {
@@ -550,6 +552,30 @@ async fn termination_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+fn print_perft<N: perft::Node>(pos: &mut N, depth: u32, divide: bool) {
+    if divide {
+        let mut total = 0;
+        for (m, n) in perft::divide(pos, depth) {
+            println!("{m}: {n}");
+            total += n;
+        }
+        println!();
+        println!("{total}");
+    } else {
+        println!("{}", perft::perft(pos, depth));
+    }
+}
+
+/// A Janggi position from `--fen` and `--moves` (a pass is written `pass`).
+fn janggi_position(args: &PositionArgs) -> Result<chuhe::rules::janggi::Position, Failure> {
+    let mut pos = fen::janggi(&args.fen).map_err(|e| Failure(e.to_string()))?;
+    for (i, text) in args.moves.split_whitespace().enumerate() {
+        let m = Move::parse_iccs(text).ok_or_else(|| Failure(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
+        pos.play(m).map_err(|_| Failure(format!("move {} ({text}) is illegal", i + 1)))?;
+    }
+    Ok(pos)
 }
 
 fn xiangqi_game(args: &PositionArgs) -> Result<Game, Failure> {

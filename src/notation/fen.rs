@@ -19,6 +19,10 @@ use crate::rules::types::{Color, Piece, Square};
 /// The Xiangqi initial position.
 pub const XIANGQI_START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+/// The usual Janggi start (both sides horse-elephant-elephant-horse), as
+/// Fairy-Stockfish writes it.
+pub const JANGGI_START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+
 /// Longest FEN we read; anything longer is not a 9x10 position.
 pub const MAX_LEN: usize = 256;
 
@@ -209,4 +213,15 @@ pub fn xiangqi(
     let text = if text == "startpos" { XIANGQI_START } else { text };
     let setup = parse(text).map_err(PositionTextError::Fen)?;
     crate::rules::xiangqi::Position::from_setup(setup).map_err(PositionTextError::Invalid)
+}
+
+/// Reads a Janggi position from FEN (Cho upper case, moving first as `w`); `startpos`
+/// is the usual start.
+pub fn janggi(
+    text: &str,
+) -> Result<crate::rules::janggi::Position, PositionTextError<crate::rules::janggi::PositionError>> {
+    let text = text.trim();
+    let text = if text == "startpos" { JANGGI_START } else { text };
+    let setup = parse(text).map_err(PositionTextError::Fen)?;
+    crate::rules::janggi::Position::from_setup(setup).map_err(PositionTextError::Invalid)
 }

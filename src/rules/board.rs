@@ -431,6 +431,60 @@ impl Board {
     }
 }
 
+/// The board as it would be after the piece on `from` goes to `to` (taking whatever
+/// stood there), read without changing the board: what a legality test looks at.
+/// With `from == to` it is the board as it is.
+#[derive(Clone, Copy)]
+pub(crate) struct BoardAfter<'a> {
+    board: &'a Board,
+    from: Square,
+    to: Square,
+    mover: u8,
+}
+
+impl<'a> BoardAfter<'a> {
+    #[inline(always)]
+    pub(crate) fn new(board: &'a Board, from: Square, to: Square) -> BoardAfter<'a> {
+        BoardAfter { board, from, to, mover: board.code_at(from.index()) }
+    }
+
+    /// Mailbox code at an index (padded cells included, as [`Board::code_at`]).
+    #[inline(always)]
+    pub(crate) fn code_at(&self, index: usize) -> u8 {
+        if index == self.to.index() {
+            self.mover
+        } else if index == self.from.index() {
+            0
+        } else {
+            self.board.code_at(index)
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn rank_occupancy(&self, rank: u8) -> u16 {
+        let mut occ = self.board.rank_occ[rank as usize];
+        if self.from.rank() == rank {
+            occ &= !(1 << self.from.file());
+        }
+        if self.to.rank() == rank {
+            occ |= 1 << self.to.file();
+        }
+        occ
+    }
+
+    #[inline(always)]
+    pub(crate) fn file_occupancy(&self, file: u8) -> u16 {
+        let mut occ = self.board.file_occ[file as usize];
+        if self.from.file() == file {
+            occ &= !(1 << self.from.rank());
+        }
+        if self.to.file() == file {
+            occ |= 1 << self.to.rank();
+        }
+        occ
+    }
+}
+
 #[inline(always)]
 fn decode(code: u8) -> Option<Piece> {
     if code == 0 { None } else { Some(Piece::from_index_unchecked(code - 1)) }

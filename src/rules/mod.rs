@@ -15,10 +15,11 @@
 //!   board knows no rule.
 //! - [`setup`]: the unchecked arrangement a FEN describes. A variant turns it into its
 //!   own position type only through validation with typed errors.
-//! - One module per variant over that geometry ([`xiangqi`]; Janggi adds palace
-//!   diagonals, other leapers and the pass on the same board). Each variant owns its
-//!   step tables, its legality filter and its position type, so no variant pays for
-//!   another's rules in its hot loop.
+//! - One module per variant over that geometry ([`xiangqi`], [`janggi`]: palace
+//!   diagonals, another elephant, a cannon that never jumps or takes a cannon, and the
+//!   pass, on the same board and line tables). Each variant owns its step tables, its
+//!   legality filter and its position type, so no variant pays for another's rules in
+//!   its hot loop.
 //! - Three Kingdoms is not a rectangle and has three players: it gets its own point
 //!   graph (135 points, branching lines) and position type, and meets the others only
 //!   at the [`perft::Node`] trait and at the service boundary, where a variant is an
@@ -29,6 +30,7 @@
 
 pub mod board;
 pub mod history;
+pub mod janggi;
 pub mod outcome;
 pub mod perft;
 pub mod setup;
@@ -44,6 +46,9 @@ pub enum Status {
     Checkmate,
     /// Not in check but no legal move (困毙): the side to move loses in Xiangqi.
     Stalemate,
+    /// Over with no loser on the board: Janggi after two passes in a row (a rule set
+    /// decides the result, on points for instance).
+    Ended,
 }
 
 impl Status {
@@ -52,6 +57,7 @@ impl Status {
             Status::Ongoing => "ongoing",
             Status::Checkmate => "checkmate",
             Status::Stalemate => "stalemate",
+            Status::Ended => "ended",
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt::Display;
 
 use super::types::{Move, MoveList};
-use super::xiangqi;
+use super::{janggi, xiangqi};
 
 /// What perft needs from a variant's position.
 pub trait Node {
@@ -37,6 +37,24 @@ impl Node for xiangqi::Position {
     #[inline(always)]
     fn undo(&mut self, m: Move, undo: xiangqi::Undo) {
         xiangqi::Position::undo(self, m, undo)
+    }
+}
+
+impl Node for janggi::Position {
+    type Move = Move;
+    type Moves = MoveList;
+    type Undo = janggi::Undo;
+    #[inline(always)]
+    fn legal_moves_into(&self, list: &mut MoveList) {
+        self.legal_moves(list)
+    }
+    #[inline(always)]
+    fn play_unchecked(&mut self, m: Move) -> janggi::Undo {
+        janggi::Position::play_unchecked(self, m)
+    }
+    #[inline(always)]
+    fn undo(&mut self, m: Move, undo: janggi::Undo) {
+        janggi::Position::undo(self, m, undo)
     }
 }
 

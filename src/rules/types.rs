@@ -306,6 +306,18 @@ impl fmt::Debug for Move {
     }
 }
 
+/// A move that is not legal in the position it was offered to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub Move);
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 /// A fixed-capacity list of moves; move generation never allocates.
 #[derive(Clone)]
 pub struct MoveList {

@@ -187,6 +187,7 @@ pub fn status(pos: &Position) -> proto::PositionStatus {
         BoardStatus::Ongoing => proto::GameStatus::Ongoing,
         BoardStatus::Checkmate => proto::GameStatus::Checkmate,
         BoardStatus::Stalemate => proto::GameStatus::Stalemate,
+        BoardStatus::Ended => proto::GameStatus::Ended,
     };
     proto::PositionStatus {
         status: s as i32,

@@ -26,6 +26,7 @@ use std::fmt;
 use super::Status;
 use super::board::{Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::setup::Setup;
+pub use super::types::IllegalMove;
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 use tables::{ADVISOR_POINTS, ELEPHANT_POINTS, PALACE, PAWN_POINTS};
 
@@ -351,15 +352,3 @@ impl fmt::Debug for Position {
         write!(f, "{} to move, halfmove {}, move {}", self.turn.name(), self.halfmove_clock, self.fullmove_number)
     }
 }
-
-/// A move that is not legal in the position it was offered to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub Move);
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}", self.0)
-    }
-}
-
-impl std::error::Error for IllegalMove {}

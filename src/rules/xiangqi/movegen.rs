@@ -10,8 +10,8 @@
 use super::Position;
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
 use crate::rules::board::{
-    Bitboard, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, RANK_LINES, RANK_MASKS, bit, code,
-    file_bits_to_board, rank_bits_to_board, squares,
+    Bitboard, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, RANK_LINES, RANK_MASKS,
+    bit, code, file_bits_to_board, rank_bits_to_board, squares,
 };
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
@@ -68,30 +68,9 @@ impl Position {
         let b = &self.board;
         let them = self.turn.other();
         let (kf, kr) = (king.file(), king.rank());
-        let mut rank_occ = b.rank_occupancy(kr);
-        let mut file_occ = b.file_occupancy(kf);
-        if from.rank() == kr {
-            rank_occ &= !(1 << from.file());
-        }
-        if from.file() == kf {
-            file_occ &= !(1 << from.rank());
-        }
-        if to.rank() == kr {
-            rank_occ |= 1 << to.file();
-        }
-        if to.file() == kf {
-            file_occ |= 1 << to.rank();
-        }
-        let mover = b.code_at(from.index());
-        let at = |i: usize| {
-            if i == to.index() {
-                mover
-            } else if i == from.index() {
-                0
-            } else {
-                b.code_at(i)
-            }
-        };
+        let after = BoardAfter::new(b, from, to);
+        let (rank_occ, file_occ) = (after.rank_occupancy(kr), after.file_occupancy(kf));
+        let at = |i: usize| after.code_at(i);
         let chariot = code(Piece::new(them, PieceKind::Chariot));
         let cannon = code(Piece::new(them, PieceKind::Cannon));
         let general = code(Piece::new(them, PieceKind::General));

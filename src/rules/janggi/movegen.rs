@@ -1,0 +1,346 @@
+//! Legal move generation for Janggi.
+//!
+//! As in Xiangqi, moves come pseudo-legally from table look-ups and only those that can
+//! matter go through a general-safety test that reads the board as it would be after
+//! the move without changing it: every general move; moves off a line of the general
+//! that an enemy chariot or cannon stands on; moves onto a line an enemy cannon stands
+//! on (a new screen, or a capture that changes what the screen is); moves inside the
+//! palace when an enemy chariot or cannon stands in it (the diagonals); moves off a
+//! point an enemy horse or elephant must pass to reach the general; every move when in
+//! check. The pass is legal unless in check.
+
+use super::Position;
+use super::tables::{
+    DIAGONAL_POINTS, DIAGONAL_RAYS, ELEPHANT_ATTACKERS, ELEPHANT_MOVES, ELEPHANT_ZONES, FILE_JUMPS, PALACE,
+    PALACE_STEPS, RANK_JUMPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
+};
+use crate::rules::board::{
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, NO_STOP,
+    RANK_LINES, RANK_MASKS, bit, code, file_bits_to_board, rank_bits_to_board, squares,
+};
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
+
+const RED_CANNON: u8 = code(Piece::new(Color::Red, PieceKind::Cannon));
+const BLACK_CANNON: u8 = code(Piece::new(Color::Black, PieceKind::Cannon));
+
+/// Can the piece with mailbox code `c` serve as a cannon's screen (a piece, not a cannon)?
+#[inline(always)]
+fn is_screen(c: u8) -> bool {
+    c != 0 && c != RED_CANNON && c != BLACK_CANNON
+}
+
+const fn prey_masks() -> [u16; 2] {
+    let mut m = [0u16; 2];
+    let mut c = 0;
+    while c < 2 {
+        let them = if c == 0 { Color::Black } else { Color::Red };
+        let mut k = 0;
+        while k < 7 {
+            let kind = PieceKind::ALL[k];
+            if !matches!(kind, PieceKind::Cannon) {
+                m[c] |= 1 << code(Piece::new(them, kind));
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    m
+}
+
+/// `PREY[color]`: bit `code` set for the enemy pieces a cannon of `color` may take.
+const PREY: [u16; 2] = prey_masks();
+
+/// Which moves need the general-safety test in the current position.
+struct Guard {
+    in_check: bool,
+    /// Moving a piece away from one of these points may expose the general.
+    hot_from: Bitboard,
+    /// Moving a piece onto one of these points may give an enemy cannon a screen.
+    hot_to: Bitboard,
+}
+
+impl Position {
+    fn guard(&self, king: Square) -> Guard {
+        let b = &self.board;
+        let us = self.turn;
+        let them = us.other();
+        if self.attacked_after(king, king, king) {
+            return Guard { in_check: true, hot_from: !0, hot_to: !0 };
+        }
+        let (kf, kr) = (king.file() as usize, king.rank() as usize);
+        let chariots = b.pieces(them, PieceKind::Chariot);
+        let cannons = b.pieces(them, PieceKind::Cannon);
+        let mut hot_from = bit(king);
+        let mut hot_to = 0;
+        for line in [RANK_MASKS[kr], FILE_MASKS[kf]] {
+            if (chariots | cannons) & line != 0 {
+                hot_from |= line;
+            }
+            if cannons & line != 0 {
+                hot_to |= line;
+            }
+        }
+        let palace = PALACE[us.index()];
+        if bit(king) & DIAGONAL_POINTS != 0 && (chariots | cannons) & palace != 0 {
+            hot_from |= palace;
+            if cannons & palace != 0 {
+                hot_to |= palace;
+            }
+        }
+        let horses = b.pieces(them, PieceKind::Horse);
+        if horses & HORSE_ZONES[king.index()] != 0 {
+            for st in HORSE_ATTACKERS[king.index()].as_slice() {
+                if horses & (1u128 << st.to) != 0 {
+                    hot_from |= 1u128 << st.block;
+                }
+            }
+        }
+        let elephants = b.pieces(them, PieceKind::Elephant);
+        if elephants & ELEPHANT_ZONES[king.index()] != 0 {
+            for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
+                if elephants & (1u128 << st.to) != 0 {
+                    hot_from |= (1u128 << st.blocks[0]) | (1u128 << st.blocks[1]);
+                }
+            }
+        }
+        Guard { in_check: false, hot_from, hot_to }
+    }
+
+    /// Would the general of the side to move, standing on `king` after the move
+    /// `from`-`to`, be attacked? With `from == to == king` this asks about the position
+    /// as it is.
+    #[inline]
+    pub(crate) fn attacked_after(&self, king: Square, from: Square, to: Square) -> bool {
+        let b = &self.board;
+        let them = self.turn.other();
+        let (kf, kr) = (king.file(), king.rank());
+        let after = BoardAfter::new(b, from, to);
+        let (rank_occ, file_occ) = (after.rank_occupancy(kr), after.file_occupancy(kf));
+        let at = |i: usize| after.code_at(i);
+        let chariot = code(Piece::new(them, PieceKind::Chariot));
+        let cannon = code(Piece::new(them, PieceKind::Cannon));
+
+        let base = kr as usize * 9;
+        let v = &RANK_LINES[kf as usize][rank_occ as usize];
+        let (lo, hi) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
+        if lo == chariot
+            || hi == chariot
+            || (is_screen(lo) && at(base + v.stops[2] as usize) == cannon)
+            || (is_screen(hi) && at(base + v.stops[3] as usize) == cannon)
+        {
+            return true;
+        }
+        let base = kf as usize;
+        let v = &FILE_LINES[kr as usize][file_occ as usize];
+        let (lo, hi) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
+        if lo == chariot
+            || hi == chariot
+            || (is_screen(lo) && at(base + v.stops[2] as usize) == cannon)
+            || (is_screen(hi) && at(base + v.stops[3] as usize) == cannon)
+        {
+            return true;
+        }
+        for ray in DIAGONAL_RAYS[king.index()].as_slice() {
+            let near = at(ray[0] as usize);
+            if near == chariot {
+                return true;
+            }
+            if ray[1] != NO_STOP {
+                let far = at(ray[1] as usize);
+                if (near == 0 && far == chariot) || (is_screen(near) && far == cannon) {
+                    return true;
+                }
+            }
+        }
+        // A capture on `to` removes the enemy piece standing there.
+        let alive = !bit(to);
+        let horses = b.pieces(them, PieceKind::Horse) & alive;
+        if horses & HORSE_ZONES[king.index()] != 0 {
+            for st in HORSE_ATTACKERS[king.index()].as_slice() {
+                if horses & (1u128 << st.to) != 0 && at(st.block as usize) == 0 {
+                    return true;
+                }
+            }
+        }
+        let elephants = b.pieces(them, PieceKind::Elephant) & alive;
+        if elephants & ELEPHANT_ZONES[king.index()] != 0 {
+            for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
+                if elephants & (1u128 << st.to) != 0 && at(st.blocks[0] as usize) == 0 && at(st.blocks[1] as usize) == 0
+                {
+                    return true;
+                }
+            }
+        }
+        SOLDIER_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
+    }
+
+    /// Appends the legal moves to `list`, the pass last.
+    pub(super) fn generate(&self, list: &mut MoveList) {
+        if self.passes >= 2 {
+            return;
+        }
+        let b = &self.board;
+        let us = self.turn;
+        let Some(king) = b.general(us) else { return };
+        let guard = self.guard(king);
+        let own = b.by_color(us);
+        let enemy = b.by_color(us.other());
+        let empty = !b.occupied();
+        let allowed = !own;
+        let c = us.index();
+
+        let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
+            let from_hot = guard.hot_from & bit(from) != 0;
+            for to in squares(targets) {
+                if (from_hot || guard.hot_to & bit(to) != 0)
+                    && self.attacked_after(if from == king { to } else { king }, from, to)
+                {
+                    continue;
+                }
+                list.push(Move::new(from, to));
+            }
+        };
+
+        for from in squares(b.pieces(us, PieceKind::Chariot)) {
+            let (rv, fv) = (b.rank_view(from), b.file_view(from));
+            let mut t = ((rank_bits_to_board(rv.first, from.rank()) | file_bits_to_board(fv.first, from.file()))
+                & enemy)
+                | rank_bits_to_board(rv.quiet, from.rank())
+                | file_bits_to_board(fv.quiet, from.file());
+            for ray in DIAGONAL_RAYS[from.index()].as_slice() {
+                let near = 1u128 << ray[0];
+                if empty & near != 0 {
+                    t |= near;
+                    if ray[1] != NO_STOP {
+                        t |= (1u128 << ray[1]) & allowed;
+                    }
+                } else {
+                    t |= near & enemy;
+                }
+            }
+            emit(from, t, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Cannon)) {
+            emit(from, cannon_targets(b, from, PREY[c]), list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Horse)) {
+            let mut t = 0;
+            for st in HORSE_MOVES[from.index()].as_slice() {
+                if empty & (1u128 << st.block) != 0 {
+                    t |= 1u128 << st.to;
+                }
+            }
+            emit(from, t & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Elephant)) {
+            let mut t = 0;
+            for st in ELEPHANT_MOVES[from.index()].as_slice() {
+                if empty & (1u128 << st.blocks[0]) != 0 && empty & (1u128 << st.blocks[1]) != 0 {
+                    t |= 1u128 << st.to;
+                }
+            }
+            emit(from, t & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Pawn)) {
+            emit(from, SOLDIER_STEPS[c][from.index()] & allowed, list);
+        }
+        for from in squares(b.pieces(us, PieceKind::Advisor)) {
+            emit(from, PALACE_STEPS[from.index()] & allowed, list);
+        }
+        emit(king, PALACE_STEPS[king.index()] & allowed, list);
+        if !guard.in_check {
+            list.push(Move::PASS);
+        }
+    }
+}
+
+/// Where a cannon on `from` may go: over exactly one screen that is not a cannon, to an
+/// empty point or onto a piece whose code is in `prey`, along ranks, files and palace
+/// diagonals.
+#[inline(always)]
+fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
+    let (f, r) = (from.file(), from.rank());
+    let mut t = 0;
+    let base = r as usize * 9;
+    let (v, jumps) = (b.rank_view(from), &RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize]);
+    let mut quiet = 0;
+    for (d, beyond) in jumps.iter().enumerate() {
+        if is_screen(b.code_at(base + v.stops[d] as usize)) {
+            quiet |= beyond;
+            let far = base + v.stops[d + 2] as usize;
+            if prey >> b.code_at(far) & 1 != 0 {
+                t |= 1u128 << far;
+            }
+        }
+    }
+    t |= rank_bits_to_board(quiet, r);
+    let base = f as usize;
+    let (v, jumps) = (b.file_view(from), &FILE_JUMPS[r as usize][b.file_occupancy(f) as usize]);
+    let mut quiet = 0;
+    for (d, beyond) in jumps.iter().enumerate() {
+        if is_screen(b.code_at(base + v.stops[d] as usize)) {
+            quiet |= beyond;
+            let far = base + v.stops[d + 2] as usize;
+            if prey >> b.code_at(far) & 1 != 0 {
+                t |= 1u128 << far;
+            }
+        }
+    }
+    t |= file_bits_to_board(quiet, f);
+    for ray in DIAGONAL_RAYS[from.index()].as_slice() {
+        if ray[1] != NO_STOP && is_screen(b.code_at(ray[0] as usize)) {
+            let far = b.code_at(ray[1] as usize);
+            if far == 0 || prey >> far & 1 != 0 {
+                t |= 1u128 << ray[1];
+            }
+        }
+    }
+    t
+}
+
+/// Every piece of `by` that attacks `target`.
+pub(super) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
+    let (f, r) = (target.file(), target.rank());
+    let (rv, fv) = (b.rank_view(target), b.file_view(target));
+    let mut found =
+        (rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f)) & b.pieces(by, PieceKind::Chariot);
+    let cannons = b.pieces(by, PieceKind::Cannon);
+    for (base, v) in [(r as usize * 9, rv), (f as usize, fv)] {
+        for d in 0..2 {
+            let far = base + v.stops[d + 2] as usize;
+            if v.stops[d + 2] != NO_STOP
+                && cannons & (1u128 << far) != 0
+                && is_screen(b.code_at(base + v.stops[d] as usize))
+            {
+                found |= 1u128 << far;
+            }
+        }
+    }
+    let chariots = b.pieces(by, PieceKind::Chariot);
+    for ray in DIAGONAL_RAYS[target.index()].as_slice() {
+        let near = b.code_at(ray[0] as usize);
+        found |= chariots & (1u128 << ray[0]);
+        if ray[1] != NO_STOP {
+            let far = 1u128 << ray[1];
+            if (near == 0 && chariots & far != 0) || (is_screen(near) && cannons & far != 0) {
+                found |= far;
+            }
+        }
+    }
+    let horses = b.pieces(by, PieceKind::Horse);
+    for st in HORSE_ATTACKERS[target.index()].as_slice() {
+        if horses & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
+            found |= 1u128 << st.to;
+        }
+    }
+    let elephants = b.pieces(by, PieceKind::Elephant);
+    for st in ELEPHANT_ATTACKERS[target.index()].as_slice() {
+        if elephants & (1u128 << st.to) != 0
+            && b.code_at(st.blocks[0] as usize) == 0
+            && b.code_at(st.blocks[1] as usize) == 0
+        {
+            found |= 1u128 << st.to;
+        }
+    }
+    found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn)
+}
