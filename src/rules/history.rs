@@ -1,7 +1,7 @@
 //! A game as a start position plus the moves played: what repetition and move-limit
 //! rules judge. Each ply keeps the key after it, whether it gave check and what it took.
 
-use super::types::{Move, Piece};
+use super::types::{Color, Move, Piece};
 use super::xiangqi::{IllegalMove, Position, Undo};
 
 /// One ply of a game.
@@ -13,6 +13,9 @@ pub struct Ply {
     /// The move left the opponent in check.
     pub gave_check: bool,
     pub captured: Option<Piece>,
+    /// Checking plies of Red and of Black (by [`Color::index`]) from the start of the
+    /// record up to and including this one.
+    pub checks_so_far: [u32; 2],
     undo: Undo,
 }
 
@@ -53,14 +56,15 @@ impl Game {
 
     /// Plays a move known to be legal.
     pub fn play_unchecked(&mut self, m: Move) -> &Ply {
+        let mover = self.position.turn();
         let undo = self.position.play_unchecked(m);
-        let ply = Ply {
-            mv: m,
-            key_after: self.position.key(),
-            gave_check: self.position.in_check(),
-            captured: undo.captured,
-            undo,
-        };
+        let gave_check = self.position.in_check();
+        let mut checks_so_far = self.plies.last().map_or([0; 2], |p| p.checks_so_far);
+        if gave_check {
+            checks_so_far[mover.index()] += 1;
+        }
+        let ply =
+            Ply { mv: m, key_after: self.position.key(), gave_check, captured: undo.captured, checks_so_far, undo };
         self.plies.push(ply);
         if ply.captured.is_some() {
             self.capture_horizon = self.plies.len();
@@ -94,8 +98,34 @@ impl Game {
         self.capture_horizon
     }
 
+    /// The position after the first `i` plies (0 is the start position), rebuilt from
+    /// whichever end of the record is nearer.
+    pub fn position_at(&self, i: usize) -> Position {
+        let n = self.plies.len();
+        assert!(i <= n, "position after ply {i} of a {n}-ply record");
+        if i <= n - i {
+            let mut pos = self.start.clone();
+            for ply in &self.plies[..i] {
+                pos.play_unchecked(ply.mv);
+            }
+            pos
+        } else {
+            let mut pos = self.position.clone();
+            for ply in self.plies[i..].iter().rev() {
+                pos.undo(ply.mv, ply.undo);
+            }
+            pos
+        }
+    }
+
+    /// How many checks `color` gave in plies `from + 1 ..= to` (1-based plies).
+    pub fn checks_between(&self, color: Color, from: usize, to: usize) -> u32 {
+        let at = |i: usize| if i == 0 { 0 } else { self.plies[i - 1].checks_so_far[color.index()] };
+        at(to) - at(from)
+    }
+
     /// The side that played ply `i` (1-based).
-    pub fn mover_of_ply(&self, i: usize) -> crate::rules::types::Color {
+    pub fn mover_of_ply(&self, i: usize) -> Color {
         let start = self.start.turn();
         if i % 2 == 1 { start } else { start.other() }
     }

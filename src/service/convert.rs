@@ -220,6 +220,8 @@ pub fn termination(t: Option<outcome::Termination>) -> proto::Termination {
         Some(T::Stalemate) => P::Stalemate,
         Some(T::PerpetualCheck) => P::PerpetualCheck,
         Some(T::MutualPerpetualCheck) => P::MutualPerpetual,
+        Some(T::PerpetualChase) => P::PerpetualChase,
+        Some(T::MutualPerpetualChase) => P::MutualPerpetual,
         Some(T::RepetitionDraw) => P::RepetitionDraw,
         Some(T::MoveLimit) => P::MoveLimit,
         Some(T::InsufficientMaterial) => P::InsufficientMaterial,
