@@ -17,11 +17,17 @@ pub fn list_legal_moves(
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
     let pos = game.position();
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let mut moves = convert::describe_moves(pos, list.as_slice());
+    if let Some(rules) = rules {
+        for (described, &m) in moves.iter_mut().zip(list.iter()) {
+            described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
+        }
+    }
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
@@ -33,6 +39,7 @@ pub fn validate_move(
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
     match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) | Ok(proto::Notation::Iccs) => {}
@@ -63,7 +70,10 @@ pub fn validate_move(
             ..Default::default()
         },
         None => {
-            let described = convert::describe_move(pos, m);
+            let mut described = convert::describe_move(pos, m);
+            if let Some(rules) = rules {
+                described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
+            }
             let mut after = pos.clone();
             after.play_unchecked(m);
             proto::ValidateMoveResponse {
@@ -152,7 +162,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         cycle_first_ply: cycle_first as u32,
         cycle_last_ply: cycle_last as u32,
         checking_plies: ruling.checking_plies.iter().map(|&p| p as u32).collect(),
-        chases: Vec::new(),
+        chases: ruling.chases.iter().map(convert::chase_step).collect(),
         explanation: ruling.explanation.clone(),
         winner: winner as i32,
         winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },
