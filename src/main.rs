@@ -213,6 +213,8 @@ enum RulesArg {
     Simplified,
     /// ASIAN_V1: perpetual check and chase.
     Asian,
+    /// TOURNAMENT_V1: perpetual check and perpetual attack, with the listed exceptions.
+    Tournament,
 }
 
 #[derive(clap::Args)]
@@ -355,6 +357,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 rule_set: match rules {
                     RulesArg::Simplified => proto::RuleSet::SimplifiedV1,
                     RulesArg::Asian => proto::RuleSet::AsianV1,
+                    RulesArg::Tournament => proto::RuleSet::TournamentV1,
                 } as i32,
                 events: Vec::new(),
             };

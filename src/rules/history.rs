@@ -19,6 +19,9 @@ pub struct Ply {
     pub mover: Color,
     /// A handicap's extra move: the same side moved again after it.
     pub kept_turn: bool,
+    /// Checking plies of Red and of Black (by [`Color::index`]) from the start of the
+    /// record up to and including this one.
+    pub checks_so_far: [u32; 2],
     undo: Undo,
 }
 
@@ -112,8 +115,20 @@ impl Game {
         let undo = self.position.play_unchecked(m);
         let gave_check = self.position.in_check();
         let kept_turn = self.handicap.keeps_turn(self.plies.len()) && self.position.skip_turn();
-        let ply =
-            Ply { mv: m, key_after: self.position.key(), gave_check, captured: undo.captured, mover, kept_turn, undo };
+        let mut checks_so_far = self.plies.last().map_or([0; 2], |p| p.checks_so_far);
+        if gave_check {
+            checks_so_far[mover.index()] += 1;
+        }
+        let ply = Ply {
+            mv: m,
+            key_after: self.position.key(),
+            gave_check,
+            captured: undo.captured,
+            mover,
+            kept_turn,
+            checks_so_far,
+            undo,
+        };
         self.plies.push(ply);
         if ply.captured.is_some() {
             self.capture_horizon = self.plies.len();
@@ -148,6 +163,38 @@ impl Game {
     /// Index (in `key_before` terms) of the first position since the last capture.
     pub fn capture_horizon(&self) -> usize {
         self.capture_horizon
+    }
+
+    /// The position after the first `i` plies (0 is the start position), rebuilt from
+    /// whichever end of the record is nearer.
+    pub fn position_at(&self, i: usize) -> Position {
+        let n = self.plies.len();
+        assert!(i <= n, "position after ply {i} of a {n}-ply record");
+        if i <= n - i {
+            let mut pos = self.start.clone();
+            for ply in &self.plies[..i] {
+                pos.play_unchecked(ply.mv);
+                if ply.kept_turn {
+                    pos.skip_turn();
+                }
+            }
+            pos
+        } else {
+            let mut pos = self.position.clone();
+            for ply in self.plies[i..].iter().rev() {
+                if ply.kept_turn {
+                    pos.undo_skip_turn();
+                }
+                pos.undo(ply.mv, ply.undo);
+            }
+            pos
+        }
+    }
+
+    /// How many checks `color` gave in plies `from + 1 ..= to` (1-based plies).
+    pub fn checks_between(&self, color: Color, from: usize, to: usize) -> u32 {
+        let at = |i: usize| if i == 0 { 0 } else { self.plies[i - 1].checks_so_far[color.index()] };
+        at(to) - at(from)
     }
 
     /// The side that played ply `i` (1-based); past the plies played, the side that

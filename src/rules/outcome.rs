@@ -1,6 +1,6 @@
 //! Results of two-player games and the rulings that explain them.
 
-use super::types::Color;
+use super::types::{Color, PieceKind, Square};
 
 /// The result of a game as it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +21,12 @@ pub enum Termination {
     PerpetualCheck,
     /// The same position for the third time with both sides checking throughout.
     MutualPerpetualCheck,
+    /// The same position for the third time while one side chased (Asian rules) or
+    /// attacked (tournament rules) one and the same enemy piece on every move of the
+    /// cycle, and the other side did nothing as grave: the chasing side loses.
+    PerpetualChase,
+    /// The same position for the third time with both sides chasing throughout.
+    MutualPerpetualChase,
     /// The same position for the third time, no side at fault.
     RepetitionDraw,
     /// Too many moves without a capture.
@@ -39,6 +45,8 @@ impl Termination {
             Termination::Stalemate => "stalemate",
             Termination::PerpetualCheck => "perpetual check",
             Termination::MutualPerpetualCheck => "mutual perpetual check",
+            Termination::PerpetualChase => "perpetual chase",
+            Termination::MutualPerpetualChase => "mutual perpetual chase",
             Termination::RepetitionDraw => "repetition",
             Termination::MoveLimit => "move limit",
             Termination::InsufficientMaterial => "insufficient material",
@@ -64,6 +72,20 @@ pub struct Event {
     pub ply: usize,
 }
 
+/// One move of a chase inside a repetition cycle: after ply `ply` the piece on `chaser`
+/// threatens the piece on `chased`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ChaseStep {
+    /// 1-based ply of the record.
+    pub ply: usize,
+    /// Where the chasing piece stands after the ply.
+    pub chaser: Square,
+    pub chaser_kind: PieceKind,
+    /// Where the chased piece stands after the ply.
+    pub chased: Square,
+    pub chased_kind: PieceKind,
+}
+
 /// A decided (or undecided) game, with what a referee needs to agree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruling {
@@ -79,6 +101,9 @@ pub struct Ruling {
     pub cycle: Option<(usize, usize)>,
     /// For perpetual check: the checking plies of the side at fault within the cycle.
     pub checking_plies: Vec<usize>,
+    /// For perpetual chase (and mutual chase): on each move of the chasing side in the
+    /// cycle, the threat on the piece chased throughout, in ply order.
+    pub chases: Vec<ChaseStep>,
     /// Moves of the record played after the game had ended.
     pub moves_after_end: usize,
     pub explanation: String,
@@ -93,6 +118,7 @@ impl Ruling {
             decided_at_ply: plies,
             cycle: None,
             checking_plies: Vec::new(),
+            chases: Vec::new(),
             moves_after_end: 0,
             explanation: "the game goes on".to_string(),
         }

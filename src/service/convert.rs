@@ -7,7 +7,7 @@ use super::proto;
 use crate::notation::{self, Notation, fen};
 use crate::rules::history::Game;
 use crate::rules::types::{Color, Move, PieceKind, Square};
-use crate::rules::xiangqi::adjudicate::RuleSet;
+use crate::rules::xiangqi::adjudicate::{RuleSet, Warning};
 use crate::rules::xiangqi::handicap::Preset;
 use crate::rules::xiangqi::{IllegalReason, Position};
 use crate::rules::{Status as BoardStatus, outcome};
@@ -260,11 +260,37 @@ pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<pro
 
 /// The rule set of a request; unspecified means SIMPLIFIED_V1 is NOT assumed.
 pub fn rule_set(value: i32, field: &str) -> Result<RuleSet, Status> {
+    optional_rule_set(value, field)?.ok_or_else(|| bad_request(field, "rule set must be set"))
+}
+
+/// The rule set of a request where it may be left unspecified (`None`), as for the move
+/// warnings of ListLegalMoves and ValidateMove.
+pub fn optional_rule_set(value: i32, field: &str) -> Result<Option<RuleSet>, Status> {
     match proto::RuleSet::try_from(value) {
         Err(_) => Err(bad_request(field, format!("unknown rule set {value}"))),
-        Ok(proto::RuleSet::Unspecified) => Err(bad_request(field, "rule set must be set")),
-        Ok(proto::RuleSet::SimplifiedV1) => Ok(RuleSet::SimplifiedV1),
+        Ok(proto::RuleSet::Unspecified) => Ok(None),
+        Ok(proto::RuleSet::SimplifiedV1) => Ok(Some(RuleSet::SimplifiedV1)),
+        Ok(proto::RuleSet::AsianV1) => Ok(Some(RuleSet::AsianV1)),
+        Ok(proto::RuleSet::TournamentV1) => Ok(Some(RuleSet::TournamentV1)),
         Ok(other) => Err(unimplemented(format!("rule set {} is not served yet", other.as_str_name()))),
+    }
+}
+
+pub fn warning(w: Option<Warning>) -> proto::MoveWarning {
+    match w {
+        None => proto::MoveWarning::Unspecified,
+        Some(Warning::RepetitionDraw) => proto::MoveWarning::RepetitionDraw,
+        Some(Warning::ForbiddenCycle) => proto::MoveWarning::ForbiddenCycle,
+    }
+}
+
+pub fn chase_step(c: &outcome::ChaseStep) -> proto::ChaseStep {
+    proto::ChaseStep {
+        ply: c.ply as u32,
+        chaser: Some(point(c.chaser)),
+        chaser_kind: piece_kind(c.chaser_kind) as i32,
+        chased: Some(point(c.chased)),
+        chased_kind: piece_kind(c.chased_kind) as i32,
     }
 }
 
@@ -301,6 +327,8 @@ pub fn termination(t: Option<outcome::Termination>) -> proto::Termination {
         Some(T::Stalemate) => P::Stalemate,
         Some(T::PerpetualCheck) => P::PerpetualCheck,
         Some(T::MutualPerpetualCheck) => P::MutualPerpetual,
+        Some(T::PerpetualChase) => P::PerpetualChase,
+        Some(T::MutualPerpetualChase) => P::MutualPerpetual,
         Some(T::RepetitionDraw) => P::RepetitionDraw,
         Some(T::MoveLimit) => P::MoveLimit,
         Some(T::InsufficientMaterial) => P::InsufficientMaterial,

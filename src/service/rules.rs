@@ -16,6 +16,7 @@ pub fn list_legal_moves(
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
     let notations = convert::notations(&req.notations, "notations")?;
     let pos = game.position();
@@ -25,6 +26,11 @@ pub fn list_legal_moves(
     if !notations.is_empty() {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
             described.notations = convert::render(pos, m, &notations);
+        }
+    }
+    if let Some(rules) = rules {
+        for (described, &m) in moves.iter_mut().zip(list.iter()) {
+            described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
         }
     }
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
@@ -38,6 +44,7 @@ pub fn validate_move(
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
     let notation = convert::notation(req.notation, "notation")?;
     let notations = convert::notations(&req.notations, "notations")?;
@@ -83,6 +90,9 @@ pub fn validate_move(
         None => {
             let mut described = convert::describe_move(pos, m);
             described.notations = convert::render(pos, m, &notations);
+            if let Some(rules) = rules {
+                described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
+            }
             let mut after = pos.clone();
             after.play_unchecked(m);
             proto::ValidateMoveResponse {
@@ -171,7 +181,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         cycle_first_ply: cycle_first as u32,
         cycle_last_ply: cycle_last as u32,
         checking_plies: ruling.checking_plies.iter().map(|&p| p as u32).collect(),
-        chases: Vec::new(),
+        chases: ruling.chases.iter().map(convert::chase_step).collect(),
         explanation: ruling.explanation.clone(),
         winner: winner as i32,
         winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },

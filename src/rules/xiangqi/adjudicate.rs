@@ -5,12 +5,18 @@
 //! insufficient material, then the move limit, then off-board events (resignation,
 //! timeout, agreed draw) recorded at that ply. The earliest ply that ends the game
 //! decides; moves after it are counted, not judged.
+//!
+//! Repetition is judged when the current position (pieces and side to move) stands on
+//! the board for the third time since the last capture; each [`RuleSet`] says over which
+//! plies and what makes a side lose. Chases are looked for only then, and only in the
+//! plies judged, so a long record costs no more than its legality checks.
 
 use crate::rules::Status;
 use crate::rules::history::Game;
-use crate::rules::outcome::{Event, EventKind, GameResult, Ruling, Termination};
-use crate::rules::types::{Color, Move};
+use crate::rules::outcome::{ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
+use crate::rules::types::{Color, Move, Square};
 
+use super::chase::{ThreatRule, move_threats};
 use super::handicap::Handicap;
 use super::{IllegalReason, Position};
 
@@ -22,21 +28,92 @@ pub enum RuleSet {
     /// every other repetition draws, 60 moves each without capture draw, no attacking
     /// piece on either side draws.
     SimplifiedV1,
+    /// The Asian Xiangqi Federation rules as the WXF plays them, judged at the third
+    /// occurrence of a position over its cycle (the plies since the previous occurrence).
+    ///
+    /// Each move of the cycle is a check, a chase or idle. A check is a move that leaves
+    /// the opponent in check. A chase is a move that makes a new capture threat in the
+    /// sense of [`ThreatRule::Chase`] (see [`super::chase`]). A side is in violation when
+    /// every one of its moves in the cycle checks (perpetual check), or when one and the
+    /// same enemy piece is newly threatened by every one of its moves (perpetual chase;
+    /// the chasing pieces may differ, and the victim is followed as it moves). A checking
+    /// move that also threatens that piece anew keeps the chase going; one idle move, or a
+    /// check that threatens nothing more (one check, one chase), clears the side.
+    /// Perpetual check outranks perpetual chase: the side that checks loses against one
+    /// that chases; equal violations (or none) draw.
+    ///
+    /// Move limit: 60 moves each (120 plies) without a capture draw, where the checks a
+    /// side gives in that stretch beyond its tenth do not count, so each such checking
+    /// ply lengthens the limit by one. Only checks of the record are counted: plies that
+    /// a FEN's halfmove clock reports from before the record are taken as quiet. No
+    /// chariot, horse, cannon or pawn on either side draws, as in `SimplifiedV1`.
+    AsianV1,
+    /// The tournament rules of the Italian rules text among the project's seeds, judged
+    /// at the third occurrence of a position over the whole stretch since its first
+    /// occurrence (both cycles), because that text forbids attacking *continuously* while
+    /// repeating the position.
+    ///
+    /// - Perpetual check: the side that checks on every one of its moves in that stretch
+    ///   loses ("scacco perpetuo", figure 18); when both sides do, it is a draw (figure
+    ///   19). The text's "no more than three consecutive checks" is read as the measure
+    ///   of that prohibition, not as a rule of its own: consecutive checks are forbidden
+    ///   only when they repeat the position, and a stretch that holds a third occurrence
+    ///   holds at least four consecutive checks by the checking side (two moves per cycle
+    ///   at the least, two cycles), so the fourth consecutive check that repeats is the
+    ///   one the rule forbids, and the referee calls it at the third repetition as figure
+    ///   18 says. Checks that do not repeat a position are never penalised.
+    /// - Perpetual attack: the side whose every move in the stretch makes a new attack,
+    ///   in the sense of [`ThreatRule::Attack`], on one and the same enemy piece loses.
+    ///   "Attack" is read as a capture threat by a horse, chariot or cannon, protected
+    ///   victim or not, with the text's six exceptions; "defended by another piece" as a
+    ///   possible recapture; a chariot "not blocked" as one that could take the attacker
+    ///   back. "Attacking continuously" is read as every move renewing the attack (the
+    ///   piece that moved attacks, or the move uncovers or unlocks the attack, see
+    ///   [`super::chase`]): an attack that merely stands while both sides shuffle other
+    ///   pieces is not perpetual attack. As under `AsianV1`, a checking move that also
+    ///   renews the attack keeps it going.
+    /// - Perpetual check outranks perpetual attack; equal violations draw; other
+    ///   repetitions draw.
+    /// - Draws otherwise only by insufficient material (no chariot, horse, cannon or pawn
+    ///   on either side). The text names no move limit, so this rule set has none.
+    TournamentV1,
 }
 
 impl RuleSet {
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::SimplifiedV1 => "SIMPLIFIED_V1",
+            RuleSet::AsianV1 => "ASIAN_V1",
+            RuleSet::TournamentV1 => "TOURNAMENT_V1",
         }
     }
 
-    /// Plies without a capture after which the game is drawn.
-    pub const fn move_limit_plies(self) -> u32 {
+    /// Plies without a capture after which the game is drawn, if the rule set has a limit
+    /// (before the Asian rules' allowance for checks).
+    pub const fn move_limit_plies(self) -> Option<u32> {
         match self {
-            RuleSet::SimplifiedV1 => 120,
+            RuleSet::SimplifiedV1 | RuleSet::AsianV1 => Some(120),
+            RuleSet::TournamentV1 => None,
         }
     }
+
+    /// What a repeating cycle's moves are searched for besides checks, if anything.
+    const fn threat_rule(self) -> Option<ThreatRule> {
+        match self {
+            RuleSet::SimplifiedV1 => None,
+            RuleSet::AsianV1 => Some(ThreatRule::Chase),
+            RuleSet::TournamentV1 => Some(ThreatRule::Attack),
+        }
+    }
+}
+
+/// A warning about a move: what playing it would make of a repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Warning {
+    /// The move completes a repetition that the rule set scores as a draw.
+    RepetitionDraw,
+    /// The move completes a forbidden cycle: the mover would lose.
+    ForbiddenCycle,
 }
 
 /// A record that cannot be judged because one of its moves is illegal.
@@ -101,7 +178,7 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
             ));
         }
     }
-    if let Some(r) = judge_repetition(game) {
+    if let Some(r) = judge_repetition(game, rules) {
         return Some(r);
     }
     if pos.attacking_pieces(Color::Red) == 0 && pos.attacking_pieces(Color::Black) == 0 {
@@ -113,68 +190,233 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
             "neither side has a chariot, horse, cannon or pawn left".into(),
         ));
     }
-    if pos.halfmove_clock() >= rules.move_limit_plies() {
-        return Some(decided(
-            ply,
-            GameResult::Draw,
-            Termination::MoveLimit,
-            None,
-            format!("{} plies without a capture", pos.halfmove_clock()),
-        ));
+    if let Some(limit) = rules.move_limit_plies() {
+        let clock = pos.halfmove_clock();
+        // Asian rules: checks beyond a side's tenth in the stretch do not count.
+        let waived = if rules == RuleSet::AsianV1 {
+            Color::ALL
+                .iter()
+                .map(|&c| game.checks_between(c, game.capture_horizon(), ply).saturating_sub(10))
+                .sum::<u32>()
+        } else {
+            0
+        };
+        if clock >= limit.saturating_add(waived) {
+            let extra = if waived > 0 {
+                format!(" ({waived} checks beyond a side's tenth not counted)")
+            } else {
+                String::new()
+            };
+            return Some(decided(
+                ply,
+                GameResult::Draw,
+                Termination::MoveLimit,
+                None,
+                format!("{clock} plies without a capture{extra}"),
+            ));
+        }
     }
     None
 }
 
-/// Third occurrence of the current position: perpetual check loses, else a draw. The
-/// cycle is the stretch since the previous occurrence.
-fn judge_repetition(game: &Game) -> Option<Ruling> {
+/// What a move of `game` would make of a repetition under `rules`: `None` when it
+/// completes none, or one that the mover wins. `m` must be legal in the game's current
+/// position. Cheap unless the move does complete a third occurrence.
+pub fn move_warning(game: &Game, m: Move, rules: RuleSet) -> Option<Warning> {
+    let pos = game.position();
+    if pos.board().piece_at(m.to()).is_some() {
+        return None; // a capture starts the count afresh
+    }
+    let mover = pos.turn();
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let key = after.key();
+    if game.keys_since_capture().filter(|&k| k == key).count() < 2 {
+        return None;
+    }
+    let mut next = game.clone();
+    next.play_unchecked(m);
+    match judge_repetition(&next, rules)?.result {
+        GameResult::Draw => Some(Warning::RepetitionDraw),
+        GameResult::Win(winner) if winner != mover => Some(Warning::ForbiddenCycle),
+        _ => None,
+    }
+}
+
+/// Third occurrence of the current position (same pieces, same side to move) since the
+/// last capture: judged over the cycle since the previous occurrence, or, under
+/// `TournamentV1`, over the stretch since the first of the three.
+fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     let ply = game.plies().len();
     let key = game.position().key();
     let occurrences: Vec<usize> = (game.capture_horizon()..=ply).filter(|&i| game.key_before(i) == key).collect();
-    if occurrences.len() < 3 {
+    let n = occurrences.len();
+    if n < 3 {
         return None;
     }
-    let previous = occurrences[occurrences.len() - 2];
-    // Plies previous+1 ..= ply form the cycle; ply i was played by the side to move
+    let since = if rules == RuleSet::TournamentV1 { occurrences[n - 3] } else { occurrences[n - 2] };
+    // Plies since+1 ..= ply form the span judged; ply i was played by the side to move
     // before it.
-    let cycle = previous + 1..=ply;
-    let checks_by = |color: Color| {
-        let mine: Vec<usize> = cycle.clone().filter(|&i| game.mover_of_ply(i) == color).collect();
-        let all = !mine.is_empty() && mine.iter().all(|&i| game.plies()[i - 1].gave_check);
-        (all, mine)
-    };
-    let (red_all, red_plies) = checks_by(Color::Red);
-    let (black_all, black_plies) = checks_by(Color::Black);
-    let mut r = match (red_all, black_all) {
+    let (first, last) = (since + 1, ply);
+    let plies_of = |color: Color| (first..=last).filter(|&i| game.mover_of_ply(i) == color).collect::<Vec<_>>();
+    let all_check = |plies: &[usize]| !plies.is_empty() && plies.iter().all(|&i| game.plies()[i - 1].gave_check);
+    let (red_plies, black_plies) = (plies_of(Color::Red), plies_of(Color::Black));
+    let span = format!("plies {first}-{last}");
+    let mut r = match (all_check(&red_plies), all_check(&black_plies)) {
         (true, true) => decided(
             ply,
             GameResult::Draw,
             Termination::MutualPerpetualCheck,
             None,
-            "third repetition with both sides checking on every move: draw".into(),
+            format!("third repetition with both sides checking on every move ({span}): draw"),
         ),
-        (true, false) | (false, true) => {
+        (red_all @ true, false) | (red_all @ false, true) => {
             let culprit = if red_all { Color::Red } else { Color::Black };
             let mut r = decided(
                 ply,
                 GameResult::Win(culprit.other()),
                 Termination::PerpetualCheck,
                 Some(culprit),
-                format!("third repetition with {} checking on every move: perpetual check loses", culprit.name()),
+                format!(
+                    "third repetition with {} checking on every move ({span}): perpetual check loses",
+                    culprit.name()
+                ),
             );
             r.checking_plies = if red_all { red_plies } else { black_plies };
             r
         }
-        (false, false) => decided(
-            ply,
-            GameResult::Draw,
-            Termination::RepetitionDraw,
-            None,
-            "the same position with the same side to move for the third time".into(),
-        ),
+        (false, false) => match rules.threat_rule() {
+            None => repetition_draw(ply),
+            Some(rule) => judge_chases(game, first, last, rule),
+        },
     };
-    r.cycle = Some((previous + 1, ply));
+    r.cycle = Some((first, last));
     Some(r)
+}
+
+fn repetition_draw(ply: usize) -> Ruling {
+    decided(
+        ply,
+        GameResult::Draw,
+        Termination::RepetitionDraw,
+        None,
+        "the same position with the same side to move for the third time".into(),
+    )
+}
+
+/// Perpetual chase (or attack) over plies `first..=last`, where neither side checked
+/// throughout.
+fn judge_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> Ruling {
+    let ply = last;
+    let [red, black] = perpetual_chases(game, first, last, rule);
+    let (verb, noun) = match rule {
+        ThreatRule::Chase => ("chasing", "chase"),
+        ThreatRule::Attack => ("attacking", "attack"),
+    };
+    let span = format!("plies {first}-{last}");
+    match (red.is_empty(), black.is_empty()) {
+        (true, true) => repetition_draw(ply),
+        (false, false) => {
+            let mut r = decided(
+                ply,
+                GameResult::Draw,
+                Termination::MutualPerpetualChase,
+                None,
+                format!("third repetition with both sides {verb} a piece on every move ({span}): draw"),
+            );
+            r.chases = red.into_iter().chain(black).collect();
+            r.chases.sort_by_key(|c| c.ply);
+            r
+        }
+        (red_clear, _) => {
+            let (culprit, steps) = if red_clear { (Color::Black, black) } else { (Color::Red, red) };
+            let victim = steps.last().map_or(String::new(), |s| {
+                format!("the {} {} (on {} at ply {}) ", culprit.other().name(), s.chased_kind.name(), s.chased, s.ply)
+            });
+            let mut r = decided(
+                ply,
+                GameResult::Win(culprit.other()),
+                Termination::PerpetualChase,
+                Some(culprit),
+                format!(
+                    "third repetition with {} {verb} {victim}on every move ({span}): perpetual {noun} loses",
+                    culprit.name()
+                ),
+            );
+            r.chases = steps;
+            r
+        }
+    }
+}
+
+/// For each side (by [`Color::index`]), the threats on the enemy pieces that every one of
+/// its moves in plies `first..=last` newly threatened; empty when there is no such piece.
+/// Pieces are followed through the span, so a victim that flees stays the same victim.
+fn perpetual_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> [Vec<ChaseStep>; 2] {
+    let mut pos = game.position_at(first - 1);
+    let mut ids = PieceIds::new(&pos);
+    // Bit k: the piece with id k was chased by every move of the side so far.
+    let mut persistent = [u32::MAX; 2];
+    let mut moved = [false; 2];
+    let mut steps: [Vec<(ChaseStep, u8)>; 2] = [Vec::new(), Vec::new()];
+    for i in first..=last {
+        let played = &game.plies()[i - 1];
+        let side = pos.turn().index();
+        moved[side] = true;
+        if persistent[side] != 0 {
+            let mut chased = 0u32;
+            for t in move_threats(&pos, played.mv, rule) {
+                if let Some(id) = ids.at(t.chased) {
+                    chased |= 1 << id;
+                    let step = ChaseStep {
+                        ply: i,
+                        chaser: t.chaser,
+                        chaser_kind: t.chaser_kind,
+                        chased: t.chased,
+                        chased_kind: t.chased_kind,
+                    };
+                    steps[side].push((step, id));
+                }
+            }
+            persistent[side] &= chased;
+        }
+        ids.play(played.mv);
+        pos.play_unchecked(played.mv);
+    }
+    let [red, black] = steps;
+    let keep = |side: usize, steps: Vec<(ChaseStep, u8)>| {
+        if !moved[side] || persistent[side] == 0 {
+            return Vec::new();
+        }
+        steps.into_iter().filter(|(_, id)| persistent[side] & (1 << id) != 0).map(|(s, _)| s).collect()
+    };
+    [keep(0, red), keep(1, black)]
+}
+
+/// A name for every piece on the board at the start of a span, followed as it moves.
+struct PieceIds([u8; 90]);
+
+impl PieceIds {
+    const NONE: u8 = u8::MAX;
+
+    fn new(pos: &Position) -> PieceIds {
+        let mut ids = [Self::NONE; 90];
+        // At most 32 pieces: ids fit a u32 set.
+        for (n, (sq, _)) in pos.board().iter().enumerate() {
+            ids[sq.index()] = n as u8;
+        }
+        PieceIds(ids)
+    }
+
+    fn at(&self, sq: Square) -> Option<u8> {
+        let id = self.0[sq.index()];
+        (id < 32).then_some(id)
+    }
+
+    fn play(&mut self, m: Move) {
+        self.0[m.to().index()] = self.0[m.from().index()];
+        self.0[m.from().index()] = Self::NONE;
+    }
 }
 
 fn judge_events(game: &Game, events: &[Event]) -> Option<Ruling> {
@@ -209,6 +451,7 @@ fn decided(
         decided_at_ply: ply,
         cycle: None,
         checking_plies: Vec::new(),
+        chases: Vec::new(),
         moves_after_end: 0,
         explanation,
     }

@@ -14,6 +14,7 @@
 //! ```
 
 pub mod adjudicate;
+pub mod chase;
 mod explain;
 pub mod handicap;
 mod movegen;

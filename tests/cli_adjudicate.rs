@@ -1,0 +1,40 @@
+//! The `chuhe adjudicate` command line with the Asian and tournament rule sets.
+
+use std::process::Command;
+
+const FEN: &str = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
+const MOVES: &str = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2";
+
+fn adjudicate(extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["adjudicate", "--variant", "xiangqi", "--fen", FEN, "--moves", MOVES])
+        .args(extra)
+        .output()
+        .expect("run chuhe");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn adjudicate_with_asian_rules_finds_the_perpetual_chase() {
+    let text = adjudicate(&["--rules", "asian"]);
+    assert!(text.contains("result: GAME_RESULT_WIN"), "{text}");
+    assert!(text.contains("winner: PLAYER_BLACK"), "{text}");
+    assert!(text.contains("termination: TERMINATION_PERPETUAL_CHASE"), "{text}");
+    assert!(text.contains("rule: ASIAN_V1: perpetual chase"), "{text}");
+    assert!(text.contains("cycle: plies 6-9"), "{text}");
+    assert!(text.contains("red chasing the black chariot"), "{text}");
+
+    let json: serde_json::Value = serde_json::from_str(&adjudicate(&["--rules", "asian", "--json"])).unwrap();
+    let chases = json["chases"].as_array().expect("chases");
+    assert_eq!(chases.len(), 2);
+    assert_eq!(chases[0]["chaserKind"], "PIECE_KIND_CANNON");
+    assert_eq!(chases[0]["chased"]["name"], "b7");
+}
+
+#[test]
+fn adjudicate_with_other_rules() {
+    assert!(adjudicate(&["--rules", "tournament"]).contains("TERMINATION_PERPETUAL_CHASE"));
+    // The simplified rules (the default) draw a chase.
+    assert!(adjudicate(&[]).contains("termination: TERMINATION_REPETITION_DRAW"));
+}
