@@ -424,3 +424,19 @@ async fn graceful_shutdown_finishes_in_flight_requests() {
     assert_eq!(resp.into_inner().plies, 10_000);
     assert!(RulesServiceClient::connect(format!("http://{addr}")).await.is_err(), "no longer accepting");
 }
+
+#[tokio::test]
+async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
+    // A large response written in two pieces must not stall on the client's delayed
+    // ACK (about 40 ms per call without TCP_NODELAY).
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.client().await;
+    let request = proto::ListLegalMovesRequest { position: Some(position("startpos", "")), ..Default::default() };
+    client.list_legal_moves(request.clone()).await.unwrap();
+    let started = std::time::Instant::now();
+    for _ in 0..20 {
+        client.list_legal_moves(request.clone()).await.unwrap();
+    }
+    assert!(started.elapsed() < Duration::from_millis(500), "20 calls took {:?}", started.elapsed());
+    server.shutdown().await;
+}
