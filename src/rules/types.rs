@@ -235,9 +235,30 @@ impl Square {
     }
 }
 
+const fn square_names() -> [[u8; 2]; 90] {
+    let mut t = [[0u8; 2]; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = [b'a' + (i % 9) as u8, b'0' + (i / 9) as u8];
+        i += 1;
+    }
+    t
+}
+
+static SQUARE_NAMES: [[u8; 2]; 90] = square_names();
+
+impl Square {
+    /// The ICCS name (`e0`), without formatting machinery.
+    #[inline]
+    pub fn name(self) -> &'static str {
+        // The table holds ASCII letters and digits only.
+        std::str::from_utf8(&SQUARE_NAMES[self.index()]).unwrap_or("??")
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank())
+        f.write_str(self.name())
     }
 }
 
@@ -296,7 +317,12 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_pass() { f.write_str("pass") } else { write!(f, "{}{}", self.from(), self.to()) }
+        if self.is_pass() {
+            f.write_str("pass")
+        } else {
+            f.write_str(self.from().name())?;
+            f.write_str(self.to().name())
+        }
     }
 }
 
