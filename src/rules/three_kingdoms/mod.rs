@@ -9,6 +9,8 @@
 //!   captures of generals, takeovers and defeats for want of a legal move.
 //! - `movegen`: legal moves, the attack and facing test.
 //! - [`text`]: the position text (documented there) and move names (`Rh3-Re3`).
+//! - [`outcome`]: a game with its history, and the ruling: last general, repetition,
+//!   the 180-ply rule, resignation, timeout and leaving.
 //!
 //! ```
 //! use chuhe::rules::three_kingdoms::{MoveList, Position, Status};
@@ -27,6 +29,7 @@
 
 pub mod geometry;
 mod movegen;
+pub mod outcome;
 pub mod position;
 pub mod text;
 
