@@ -1,10 +1,10 @@
 //! Moves, legal move generation and the attack test.
 //!
-//! Moves are generated from the step tables of [`super::geometry`] and each one is
-//! tested on the board as it would be after the whole move, including the takeover
-//! when it captures a general: the mover's general must be attacked by no rival piece
-//! and face no rival general along a clear straight line. The test reads the board
-//! through the move without changing it.
+//! Moves are generated from the step tables of [`super::geometry`] and each one that
+//! can matter (see `Guard`) is tested on the board as it would be after the whole move,
+//! including the takeover when it captures a general: the mover's general must be
+//! attacked by no rival piece and face no rival general along a clear straight line.
+//! The test reads the board through the move without changing it.
 //!
 //! Only chariots, cannons, horses, flag bearers, soldiers and (for facing) generals are
 //! looked for: an advisor or an elephant never leaves its original half, and the only
@@ -203,6 +203,43 @@ const CHARIOT: u8 = Kind::Chariot as u8;
 const CANNON: u8 = Kind::Cannon as u8;
 const SOLDIER: u8 = Kind::Soldier as u8;
 
+/// A set of points, one bit per point in the layout of `Position::army`.
+#[derive(Clone, Copy, Default)]
+struct Points([u64; 3]);
+
+impl Points {
+    #[inline(always)]
+    fn insert(&mut self, p: Point) {
+        self.0[p.index() / 45] |= 1 << (p.index() % 45);
+    }
+
+    #[inline(always)]
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 45] & 1 << (i % 45) != 0
+    }
+}
+
+/// Which moves can expose the general, so that only those are tested. When the general
+/// is neither attacked nor facing another, a move of another piece matters only if it
+/// leaves a line from the general (opening it, or removing a cannon's screen), a horse
+/// leg or a flag bearer's path towards it, or lands on a line from the general (a new
+/// cannon screen). Landing elsewhere only blocks, capturing only removes a rival piece,
+/// and taking a general only turns rivals into the mover's pieces.
+struct Guard {
+    all: bool,
+    from: Points,
+    onto: Points,
+}
+
+impl Guard {
+    const EVERY_MOVE: Guard = Guard { all: true, from: Points([0; 3]), onto: Points([0; 3]) };
+
+    #[inline(always)]
+    fn needs_test(&self, from: usize, to: usize) -> bool {
+        self.all || self.from.contains(from) || self.onto.contains(to)
+    }
+}
+
 /// The board seen through a move: `moved` on `to`, nothing on `from`.
 #[derive(Clone, Copy)]
 struct Through {
@@ -313,6 +350,28 @@ impl Position {
         self.scan_attackers(king, &t, rivals, |_| true)
     }
 
+    fn guard(&self, us: usize, king: usize) -> Guard {
+        let rivals = !self.armies_of(us) & 7;
+        let all = self.scan_attackers(king, &Through::NOTHING, rivals, |_| true);
+        let g = geometry();
+        let mut onto = Points::default();
+        for ray in g.rays[king].as_slice() {
+            for &p in ray.points() {
+                onto.insert(p);
+            }
+        }
+        let mut from = onto;
+        from.insert(Point::from_index_unchecked(king));
+        for st in g.horse_to[king].as_slice() {
+            from.insert(st.block);
+        }
+        for st in g.flag_bearer_to[king].as_slice() {
+            from.insert(st.first);
+            from.insert(st.second);
+        }
+        Guard { all, from, onto }
+    }
+
     /// Is the side to move's general attacked, or facing a rival general?
     pub fn in_check(&self) -> bool {
         match self.general(self.side) {
@@ -373,10 +432,12 @@ impl Position {
         let enemy = |c: u8| c != EMPTY && ours & (1 << origin_of(c)) == 0;
         let open = |c: u8| c == EMPTY || ours & (1 << origin_of(c)) == 0;
 
+        // Looking for one legal move, testing the first few is cheaper than the guard.
+        let guard = if FIRST { Guard::EVERY_MOVE } else { self.guard(us, king) };
         macro_rules! emit {
             ($from:expr, $to:expr) => {{
                 let (from, to) = ($from, $to);
-                if !self.exposed_after(us, king, from, to) {
+                if !guard.needs_test(from, to) || !self.exposed_after(us, king, from, to) {
                     list.push(Move::from_indices(from, to));
                     if FIRST {
                         return true;
