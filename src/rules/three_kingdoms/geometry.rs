@@ -19,6 +19,12 @@
 //! searching the orthogonal graph, so the arm and triangle cells (`Kf5 Kg5 Nc5 Nd5`,
 //! `Ke5 Kf5 Nd5 Ne5`) come out of the definition, not out of a special case.
 //!
+//! A horse's diagonal step goes to the corner opposite its leg in a cell holding the leg
+//! and the point straight beyond it (a flag bearer's, beyond its second point). Where
+//! the line ends at the leg there is no such point and no target, as on the 9x10
+//! board. An elephant's eye and target both lie in its own half: it only ever uses the
+//! ordinary squares of the grid.
+//!
 //! The step tables ([`Geometry`]) are computed on first use and shared for the life of
 //! the process ([`geometry`]).
 

@@ -282,6 +282,10 @@ pub enum Status {
 /// defeat (general removed, army to the kingdom that moved last) is applied at once, by
 /// [`Position::play`] after a move and by [`Position::from_setup`] on input. So the side
 /// to move has a legal move unless one kingdom is left ([`Status::Won`]).
+///
+/// The kingdom that moved last before a turn is always the kingdom in play before it in
+/// turn order (defeated kingdoms are skipped), so a position needs no record of the last
+/// move: that kingdom takes the army of a side found without moves.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     /// Piece code per point (0 empty).
