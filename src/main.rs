@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use chuhe::notation::fen;
 use chuhe::rules::history::Game;
 use chuhe::rules::perft;
+use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::engine::{Engine, EngineConfig};
@@ -40,9 +41,13 @@ struct PositionArgs {
     /// Start position as FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
-    /// Moves to play from the FEN first, in ICCS, separated by spaces.
+    /// Moves to play from the FEN first, in ICCS, separated by spaces (Three Kingdoms:
+    /// point names such as `Rh3-Re3`).
     #[arg(long, default_value = "")]
     moves: String,
+    /// Three Kingdoms: `--fen startpos` without flag bearers.
+    #[arg(long)]
+    no_flag_bearers: bool,
 }
 
 #[derive(Subcommand)]
@@ -383,6 +388,27 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Perft { position, depth, divide } if matches!(position.variant, Variant::ThreeKingdoms) => {
+            let mut pos = three_kingdoms_position(&position)?;
+            print_perft(&mut pos, depth, divide);
+            Ok(())
+        }
+        Command::Moves { position, json: false } if matches!(position.variant, Variant::ThreeKingdoms) => {
+            let pos = three_kingdoms_position(&position)?;
+            let mut list = three_kingdoms::MoveList::new();
+            pos.legal_moves(&mut list);
+            for &m in &list {
+                println!("{}", pos.move_text(m));
+            }
+            match pos.status() {
+                three_kingdoms::Status::Ongoing => println!("status: ongoing"),
+                three_kingdoms::Status::Won(k) => println!("status: {} wins", k.name()),
+            }
+            println!("side to move: {}", pos.side_to_move().name());
+            println!("check: {}", if pos.in_check() { "yes" } else { "no" });
+            println!("position: {pos}");
+            Ok(())
+        }
         Command::Perft { position, depth, divide } => {
             match position.variant {
                 Variant::Janggi => print_perft(&mut janggi_position(&position)?, depth, divide),
@@ -557,6 +583,7 @@ async fn termination_signal() {
     }
 }
 
+/// Perft (or divide) of any variant's position.
 fn print_perft<N: perft::Node>(pos: &mut N, depth: u32, divide: bool) {
     if divide {
         let mut total = 0;
@@ -577,6 +604,21 @@ fn janggi_position(args: &PositionArgs) -> Result<chuhe::rules::janggi::Position
     for (i, text) in args.moves.split_whitespace().enumerate() {
         let m = Move::parse_iccs(text).ok_or_else(|| Failure(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
         pos.play(m).map_err(|_| Failure(format!("move {} ({text}) is illegal", i + 1)))?;
+    }
+    Ok(pos)
+}
+
+/// A Three Kingdoms position from `--fen` (a position text or `startpos`) and `--moves`
+/// (point names).
+fn three_kingdoms_position(args: &PositionArgs) -> Result<three_kingdoms::Position, Failure> {
+    let mut pos = if args.fen.trim() == "startpos" {
+        three_kingdoms::Position::startpos(!args.no_flag_bearers)
+    } else {
+        three_kingdoms::Position::from_text(&args.fen).map_err(|e| Failure(e.to_string()))?
+    };
+    for (i, text) in args.moves.split_whitespace().enumerate() {
+        let m = pos.parse_move(text).map_err(|e| Failure(format!("move {} ({text}): {e}", i + 1)))?;
+        pos.play_unchecked(m);
     }
     Ok(pos)
 }

@@ -184,7 +184,7 @@ pub const fn bit(sq: Square) -> Bitboard {
 // Zobrist keys, generated at compile time from a fixed seed so that keys are stable
 // across builds and machines (a stored transposition table or a test can rely on them).
 
-const fn splitmix(state: u64) -> (u64, u64) {
+pub(crate) const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -21,9 +21,9 @@
 //!   legality filter and its position type, so no variant pays for another's rules in
 //!   its hot loop.
 //! - Three Kingdoms is not a rectangle and has three players: it gets its own point
-//!   graph (135 points, branching lines) and position type, and meets the others only
-//!   at the [`perft::Node`] trait and at the service boundary, where a variant is an
-//!   enum and a player is not assumed to be one of two.
+//!   graph (135 points, branching lines) and position type ([`three_kingdoms`]), and
+//!   meets the others only at the [`perft::Node`] trait and at the service boundary,
+//!   where a variant is an enum and a player is not assumed to be one of two.
 //!
 //! Outcomes that need history (repetition, move limits) live above the position, in
 //! [`history`], which keeps the keys and check flags of every ply.
@@ -34,6 +34,7 @@ pub mod janggi;
 pub mod outcome;
 pub mod perft;
 pub mod setup;
+pub mod three_kingdoms;
 pub mod types;
 pub mod xiangqi;
 

@@ -1,0 +1,59 @@
+//! Three Kingdoms Xiangqi: three players (Shu, Wu, Wei) on 135 points, with defeat and
+//! army takeover. The conventions are those of `spec/three-kingdoms.md`.
+//!
+//! - [`geometry`]: points, edges (grid, river arms, central triangle), straight lines
+//!   that branch at the triangle, cells and diagonals, and the step tables of every
+//!   piece, built once.
+//! - [`position`]: pieces with their original kingdom, one controller per original
+//!   army, side to move, counters, Zobrist key; validation, make and unmake with
+//!   captures of generals, takeovers and defeats for want of a legal move.
+//! - `movegen`: legal moves, the attack and facing test.
+//! - [`text`]: the position text (documented there) and move names (`Rh3-Re3`).
+//! - [`outcome`]: a game with its history, and the ruling: last general, repetition,
+//!   the 180-ply rule, resignation, timeout and leaving.
+//!
+//! ```
+//! use chuhe::rules::three_kingdoms::{MoveList, Position, Status};
+//!
+//! let mut pos = Position::startpos(false); // without flag bearers
+//! let mut moves = MoveList::new();
+//! pos.legal_moves(&mut moves);
+//! assert_eq!(moves.len(), 44);
+//! let m = pos.parse_move("Rh3-Re3").unwrap(); // Shu's central cannon
+//! let undo = pos.play(m).unwrap();
+//! assert_eq!(pos.side_to_move().name(), "Wu");
+//! pos.undo(m, undo);
+//! assert_eq!(pos, Position::startpos(false));
+//! assert_eq!(pos.status(), Status::Ongoing);
+//! ```
+
+pub mod geometry;
+mod movegen;
+pub mod outcome;
+pub mod position;
+pub mod text;
+
+pub use geometry::{Kingdom, Point, PointError};
+pub use movegen::{Move, MoveList, MoveTextError};
+pub use position::{IllegalMove, Kind, MoveError, Piece, Position, PositionError, Setup, Status, Undo};
+pub use text::{ParseError, TextError};
+
+use super::perft;
+
+impl perft::Node for Position {
+    type Move = Move;
+    type Moves = MoveList;
+    type Undo = Undo;
+    #[inline(always)]
+    fn legal_moves_into(&self, list: &mut MoveList) {
+        self.legal_moves(list)
+    }
+    #[inline(always)]
+    fn play_unchecked(&mut self, m: Move) -> Undo {
+        Position::play_unchecked(self, m)
+    }
+    #[inline(always)]
+    fn undo(&mut self, m: Move, undo: Undo) {
+        Position::undo(self, m, undo)
+    }
+}

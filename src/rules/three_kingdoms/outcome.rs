@@ -1,0 +1,315 @@
+//! How a Three Kingdoms game ends: the last kingdom with a general wins; the same
+//! position for the third time, or 180 plies in a row with no capture and no defeat,
+//! is a draw; a kingdom in play that resigns, runs out of time or leaves loses and
+//! ends the game, the others sharing the victory when two remain.
+//!
+//! [`Game`] keeps the history a ruling needs; [`adjudicate`] judges a record with its
+//! off-board events. At one ply the board (a kingdom left alone) decides before
+//! repetition, repetition before the 180-ply rule, and that before off-board events;
+//! the earliest ending decides.
+
+use std::fmt;
+
+use super::geometry::Kingdom;
+use super::movegen::Move;
+use super::position::{IllegalMove, Kind, Position, Status, Undo};
+
+/// Plies in a row with no capture and no defeat that draw the game.
+pub const QUIET_PLY_LIMIT: u32 = 180;
+
+/// How many times a position must stand on the board for the repetition draw.
+pub const REPETITIONS: usize = 3;
+
+/// The result of a game as it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Ongoing,
+    Win(Kingdom),
+    /// Two kingdoms share the victory (the third resigned, timed out or left).
+    SharedWin(Kingdom, Kingdom),
+    Draw,
+}
+
+/// What ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// One kingdom is left with a general.
+    LastGeneral,
+    /// The same position for the third time.
+    Repetition,
+    /// 180 plies without a capture or a defeat.
+    QuietPlyLimit,
+    Resignation,
+    Timeout,
+    Left,
+}
+
+impl Termination {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::LastGeneral => "last general",
+            Termination::Repetition => "repetition",
+            Termination::QuietPlyLimit => "180 plies without capture or defeat",
+            Termination::Resignation => "resignation",
+            Termination::Timeout => "timeout",
+            Termination::Left => "left the table",
+        }
+    }
+}
+
+/// Something that happens off the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    Resign(Kingdom),
+    Timeout(Kingdom),
+    Leave(Kingdom),
+}
+
+impl EventKind {
+    pub const fn kingdom(self) -> Kingdom {
+        match self {
+            EventKind::Resign(k) | EventKind::Timeout(k) | EventKind::Leave(k) => k,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Event {
+    pub kind: EventKind,
+    /// The event happened after this many plies of the record.
+    pub ply: usize,
+}
+
+/// How a kingdom was defeated on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DefeatCause {
+    /// Its general was captured.
+    GeneralCaptured,
+    /// It had no legal move on its turn.
+    NoLegalMove,
+}
+
+/// A kingdom defeated on the board, and who took its army.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Defeat {
+    pub kingdom: Kingdom,
+    pub taken_by: Kingdom,
+    pub cause: DefeatCause,
+    /// After this many plies of the record.
+    pub ply: usize,
+}
+
+/// One ply of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub mv: Move,
+    /// The kingdom that played it.
+    pub mover: Kingdom,
+    /// Key of the position after the move (and the defeats it brought).
+    pub key_after: u64,
+    pub undo: Undo,
+}
+
+/// A game: start position, moves played, and the current position.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    plies: Vec<Ply>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game { position: start.clone(), start, plies: Vec::new() }
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// Plays a legal move, or leaves the game unchanged.
+    pub fn play(&mut self, m: Move) -> Result<&Ply, IllegalMove> {
+        let mover = self.position.side_to_move();
+        let undo = self.position.play(m)?;
+        self.plies.push(Ply { mv: m, mover, key_after: self.position.key(), undo });
+        Ok(&self.plies[self.plies.len() - 1])
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Option<Move> {
+        let ply = self.plies.pop()?;
+        self.position.undo(ply.mv, ply.undo);
+        Some(ply.mv)
+    }
+
+    /// Key of the position before ply `i` (0 is the start position).
+    pub fn key_before(&self, i: usize) -> u64 {
+        if i == 0 { self.start.key() } else { self.plies[i - 1].key_after }
+    }
+
+    /// The plies (in `key_before` terms, oldest first) at which the current position
+    /// stood, itself included. Only positions since the last capture or defeat can
+    /// match, so no more are searched.
+    pub fn occurrences_of_current(&self) -> Vec<usize> {
+        let n = self.plies.len();
+        let horizon = n.saturating_sub(self.position.quiet_plies() as usize);
+        let key = self.position.key();
+        (horizon..=n).filter(|&i| self.key_before(i) == key).collect()
+    }
+
+    /// The defeats on the board so far, in order.
+    pub fn defeats(&self) -> Vec<Defeat> {
+        let mut out = Vec::new();
+        for (i, ply) in self.plies.iter().enumerate() {
+            if let Some(c) = ply.undo.captured()
+                && c.kind() == Kind::General
+            {
+                out.push(Defeat {
+                    kingdom: c.origin(),
+                    taken_by: ply.mover,
+                    cause: DefeatCause::GeneralCaptured,
+                    ply: i + 1,
+                });
+            }
+            // The mover of the ply moved last before each of these turns.
+            for k in ply.undo.defeated_without_moves() {
+                out.push(Defeat { kingdom: k, taken_by: ply.mover, cause: DefeatCause::NoLegalMove, ply: i + 1 });
+            }
+        }
+        out
+    }
+
+    /// How the game has ended on the board, as it stands after its last ply: the
+    /// result, the rule and an explanation; `None` while it goes on.
+    pub fn ending(&self) -> Option<(GameResult, Termination, String)> {
+        if let Status::Won(k) = self.position.status() {
+            return Some((
+                GameResult::Win(k),
+                Termination::LastGeneral,
+                format!("{k} is the last kingdom with a general"),
+            ));
+        }
+        let seen = self.occurrences_of_current();
+        if seen.len() >= REPETITIONS {
+            let list: Vec<String> = seen.iter().map(|i| i.to_string()).collect();
+            return Some((
+                GameResult::Draw,
+                Termination::Repetition,
+                format!("the same position stood for the third time (after plies {})", list.join(", ")),
+            ));
+        }
+        if self.position.quiet_plies() >= QUIET_PLY_LIMIT {
+            return Some((
+                GameResult::Draw,
+                Termination::QuietPlyLimit,
+                format!("{QUIET_PLY_LIMIT} plies in a row without a capture or a defeat"),
+            ));
+        }
+        None
+    }
+}
+
+/// A decided (or undecided) game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ruling {
+    pub result: GameResult,
+    /// What ended the game; `None` while it goes on.
+    pub termination: Option<Termination>,
+    /// The kingdom that resigned, timed out or left, for those endings.
+    pub by: Option<Kingdom>,
+    /// The game ended after this many plies (the record's length while it goes on).
+    pub decided_at_ply: usize,
+    /// Defeats on the board up to the end, in order.
+    pub defeats: Vec<Defeat>,
+    /// Moves of the record played after the game had ended.
+    pub moves_after_end: usize,
+    pub explanation: String,
+}
+
+/// Why a record cannot be judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdjudicationError {
+    /// Move `ply` (1-based) is not legal where it was played.
+    IllegalMove { ply: usize, mv: Move },
+    /// Event `index` happens after ply `ply`, but the record has fewer plies.
+    EventAfterRecord { index: usize, ply: usize },
+}
+
+impl fmt::Display for AdjudicationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdjudicationError::IllegalMove { ply, mv } => write!(f, "move {ply} ({mv}) is illegal"),
+            AdjudicationError::EventAfterRecord { index, ply } => {
+                write!(f, "event {index} happens after ply {ply}, past the end of the record")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AdjudicationError {}
+
+/// Judges a record: the start position, the moves, and the off-board events.
+///
+/// An event by a kingdom already defeated changes nothing (it may leave the table).
+/// Events at one ply are taken in the order given.
+pub fn adjudicate(start: &Position, moves: &[Move], events: &[Event]) -> Result<Ruling, AdjudicationError> {
+    for (index, e) in events.iter().enumerate() {
+        if e.ply > moves.len() {
+            return Err(AdjudicationError::EventAfterRecord { index, ply: e.ply });
+        }
+    }
+    let mut game = Game::new(start.clone());
+    let decided = |game: &Game, result, termination, by, explanation| Ruling {
+        result,
+        termination: Some(termination),
+        by,
+        decided_at_ply: game.plies.len(),
+        defeats: game.defeats(),
+        moves_after_end: moves.len() - game.plies.len(),
+        explanation,
+    };
+    for ply in 0..=moves.len() {
+        if ply > 0 {
+            let m = moves[ply - 1];
+            game.play(m).map_err(|_| AdjudicationError::IllegalMove { ply, mv: m })?;
+        }
+        if let Some((result, termination, explanation)) = game.ending() {
+            return Ok(decided(&game, result, termination, None, explanation));
+        }
+        for e in events.iter().filter(|e| e.ply == ply) {
+            let k = e.kind.kingdom();
+            if game.position.is_defeated(k) {
+                continue;
+            }
+            let (termination, verb) = match e.kind {
+                EventKind::Resign(_) => (Termination::Resignation, "resigned"),
+                EventKind::Timeout(_) => (Termination::Timeout, "ran out of time"),
+                EventKind::Leave(_) => (Termination::Left, "left the table"),
+            };
+            let others: Vec<Kingdom> = game.position.kingdoms_in_play().filter(|&o| o != k).collect();
+            let (result, who) = match others.as_slice() {
+                [a, b] => (GameResult::SharedWin(*a, *b), format!("{a} and {b} share the victory")),
+                [a] => (GameResult::Win(*a), format!("{a} wins")),
+                _ => (GameResult::Draw, "nobody is left".to_string()),
+            };
+            return Ok(decided(&game, result, termination, Some(k), format!("{k} {verb}: {who}")));
+        }
+    }
+    Ok(Ruling {
+        result: GameResult::Ongoing,
+        termination: None,
+        by: None,
+        decided_at_ply: moves.len(),
+        defeats: game.defeats(),
+        moves_after_end: 0,
+        explanation: "the game goes on".to_string(),
+    })
+}
