@@ -335,5 +335,8 @@ pub fn termination(t: Option<outcome::Termination>) -> proto::Termination {
         Some(T::Resignation) => P::Resignation,
         Some(T::Timeout) => P::Timeout,
         Some(T::AgreedDraw) => P::AgreedDraw,
+        Some(T::Bikjang) => P::Bikjang,
+        Some(T::Counting) => P::Counting,
+        Some(T::DoublePass) => P::DoublePass,
     }
 }
