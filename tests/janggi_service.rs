@@ -1,7 +1,9 @@
 //! Janggi through the real server and the generated clients: rules and analysis.
 
 use chuhe::service::engine::EngineConfig;
-use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::service::proto::{
+    self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
+};
 use chuhe::service::server::{ServerConfig, serve};
 use tokio::net::TcpListener;
 use tonic::Code;
@@ -165,4 +167,78 @@ async fn adjudicate_under_both_rule_sets() {
         .into_inner();
     assert_eq!(r.termination, proto::Termination::Checkmate as i32);
     assert_eq!(r.winner, proto::Player::Red as i32);
+}
+
+#[tokio::test]
+async fn analysis_serves_janggi() {
+    let (channel, _stop) = start().await;
+    let mut client = AnalysisServiceClient::new(channel.clone());
+    let limits = Some(proto::SearchLimits { depth: 4, nodes: 0, movetime_ms: 0 });
+    let resp = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(janggi("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1", "")),
+            limits: limits.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.best_move, "h4e4");
+    assert_eq!(resp.lines[0].score.as_ref().unwrap().value, Some(proto::score::Value::Mate(1)));
+
+    // The best move from the start is legal (checked by the rules service).
+    let resp = client
+        .analyze(proto::AnalyzeRequest {
+            position: Some(janggi("startpos", "")),
+            limits: limits.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut rules = RulesServiceClient::new(channel);
+    let check = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(janggi("startpos", "")),
+            r#move: resp.best_move.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(check.legal, "{}", resp.best_move);
+
+    let hint = client
+        .hint(proto::HintRequest { position: Some(janggi("startpos", "pass")), movetime_ms: 200, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(hint.r#move.is_some());
+
+    let mut stream = client
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(janggi("startpos", "")),
+            limits,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut last = None;
+    while let Some(msg) = stream.message().await.unwrap() {
+        last = Some(msg);
+    }
+    assert!(last.unwrap().is_final);
+
+    let offer = client
+        .evaluate_draw_offer(proto::EvaluateDrawOfferRequest {
+            position: Some(janggi("4k4/9/9/9/9/9/9/9/4A4/R2K5 w - - 0 1", "")),
+            offered_by: proto::Player::Black as i32,
+            movetime_ms: 200,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!offer.accept, "a chariot up, Cho declines");
 }
