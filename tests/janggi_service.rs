@@ -177,7 +177,7 @@ async fn analysis_serves_janggi() {
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(janggi("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1", "")),
-            limits: limits.clone(),
+            limits,
             ..Default::default()
         })
         .await
@@ -188,11 +188,7 @@ async fn analysis_serves_janggi() {
 
     // The best move from the start is legal (checked by the rules service).
     let resp = client
-        .analyze(proto::AnalyzeRequest {
-            position: Some(janggi("startpos", "")),
-            limits: limits.clone(),
-            ..Default::default()
-        })
+        .analyze(proto::AnalyzeRequest { position: Some(janggi("startpos", "")), limits, ..Default::default() })
         .await
         .unwrap()
         .into_inner();

@@ -350,10 +350,10 @@ impl AnyGame {
 
     /// Checks that the variant can render the requested notations.
     pub fn check_notations(&self, notations: &[(i32, Notation)], field: &str) -> Result<(), Status> {
-        if let AnyGame::Janggi(_) = self {
-            if let Some(i) = notations.iter().position(|&(_, n)| n != Notation::Iccs) {
-                return Err(bad_request(format!("{field}[{i}]"), "Janggi moves are rendered in ICCS only"));
-            }
+        if let AnyGame::Janggi(_) = self
+            && let Some(i) = notations.iter().position(|&(_, n)| n != Notation::Iccs)
+        {
+            return Err(bad_request(format!("{field}[{i}]"), "Janggi moves are rendered in ICCS only"));
         }
         Ok(())
     }

@@ -170,10 +170,10 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
     if let Some(r) = judge_repetition(game, rules) {
         return Some(r);
     }
-    if let Some(limit) = rules.move_limit_plies() {
-        if ply >= limit {
-            return Some(counted(pos, ply, Termination::Counting, &format!("the move limit of {limit} plies")));
-        }
+    if let Some(limit) = rules.move_limit_plies()
+        && ply >= limit
+    {
+        return Some(counted(pos, ply, Termination::Counting, &format!("the move limit of {limit} plies")));
     }
     None
 }
