@@ -220,6 +220,12 @@ enum RulesArg {
     Asian,
     /// TOURNAMENT_V1: perpetual check and perpetual attack, with the listed exceptions.
     Tournament,
+    /// JANGGI_CASUAL_V1: bikjang claims and two passes draw, repetition draws.
+    #[value(name = "janggi-casual")]
+    JanggiCasual,
+    /// JANGGI_TOURNAMENT_V1: counting, a 200-ply limit, perpetual check loses.
+    #[value(name = "janggi-tournament")]
+    JanggiTournament,
 }
 
 #[derive(clap::Args)]
@@ -308,7 +314,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, json } => {
-            let game = xiangqi_game(&position)?;
+            let limits = ContentLimits { max_game_plies: usize::MAX };
+            let game = chuhe::service::convert::AnyGame::from_request(&proto_position(&position)?, "position", limits)
+                .map_err(|s| Failure(s.message().to_string()))?;
             let engine = Engine::new(EngineConfig {
                 hash_mb,
                 workers: 1,
@@ -363,6 +371,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     RulesArg::Simplified => proto::RuleSet::SimplifiedV1,
                     RulesArg::Asian => proto::RuleSet::AsianV1,
                     RulesArg::Tournament => proto::RuleSet::TournamentV1,
+                    RulesArg::JanggiCasual => proto::RuleSet::JanggiCasualV1,
+                    RulesArg::JanggiTournament => proto::RuleSet::JanggiTournamentV1,
                 } as i32,
                 events: Vec::new(),
             };

@@ -2,7 +2,9 @@
 //!
 //! Supported: `uci`, `isready`, `ucinewgame`, `setoption name Hash|Threads|UCI_Variant
 //! value ...`, `position startpos|fen FEN [moves ...]` (ICCS), `go movetime|depth|nodes|
-//! wtime btime winc binc movestogo|infinite`, `stop`, `quit`.
+//! wtime btime winc binc movestogo|infinite`, `stop`, `quit`. `setoption name
+//! UCI_Variant value janggi` switches to Janggi (then `startpos` is the Janggi start and
+//! a pass is written `pass`); `value xiangqi` switches back.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -12,14 +14,17 @@ use std::time::Duration;
 
 use crate::notation::fen;
 use crate::rules::history::Game;
+use crate::rules::janggi;
 use crate::rules::types::{Color, Move};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, Params, Score};
+use crate::service::convert::{AnyGame, Variant};
 
 struct Session {
     tt: Arc<TranspositionTable>,
     threads: usize,
-    game: Game,
+    variant: Variant,
+    game: AnyGame,
     stop: Arc<AtomicBool>,
     running: Option<JoinHandle<()>>,
 }
@@ -44,7 +49,8 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
     let mut s = Session {
         tt: Arc::new(TranspositionTable::new(hash_mb)),
         threads: threads.max(1),
-        game: Game::new(crate::rules::xiangqi::Position::startpos()),
+        variant: Variant::Xiangqi,
+        game: AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos())),
         stop: Arc::new(AtomicBool::new(false)),
         running: None,
     };
@@ -57,7 +63,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 say(&out, "id author the chuhe project".into());
                 say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
                 say(&out, "option name Threads type spin default 1 min 1 max 256".into());
-                say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi".into());
+                say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi var janggi".into());
                 say(&out, "uciok".into());
             }
             Some("isready") => say(&out, "readyok".into()),
@@ -76,22 +82,30 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                         }
                     }
                     (Some("Threads"), Some(v)) => s.threads = v.parse().unwrap_or(1).max(1),
-                    (Some("UCI_Variant"), Some(v)) if v != "xiangqi" => {
-                        say(&out, format!("info string variant {v} is not supported yet"))
-                    }
+                    (Some("UCI_Variant"), Some(v)) => match v.to_ascii_lowercase().as_str() {
+                        "xiangqi" => {
+                            s.variant = Variant::Xiangqi;
+                            s.game = AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos()));
+                        }
+                        "janggi" => {
+                            s.variant = Variant::Janggi;
+                            s.game = AnyGame::Janggi(janggi::Game::new(janggi::Position::startpos()));
+                        }
+                        _ => say(&out, format!("info string variant {v} is not supported yet")),
+                    },
                     _ => {}
                 }
             }
             Some("position") => {
                 wait(&mut s);
-                match parse_position(&words) {
+                match parse_position(&words, s.variant) {
                     Ok(g) => s.game = g,
                     Err(e) => say(&out, format!("info string {e}")),
                 }
             }
             Some("go") => {
                 wait(&mut s);
-                let params = go_params(&words, s.game.position().turn(), s.threads);
+                let params = go_params(&words, s.game.turn(), s.threads);
                 s.stop = Arc::new(AtomicBool::new(false));
                 let (game, tt, stop, out) = (s.game.clone(), s.tt.clone(), s.stop.clone(), out.clone());
                 s.running = Some(std::thread::spawn(move || {
@@ -115,7 +129,10 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                             );
                         }
                     };
-                    let outcome = search::search(&game, &params, &tt, &stop, None, &mut info);
+                    let outcome = match &game {
+                        AnyGame::Xiangqi(g) => search::search(g, &params, &tt, &stop, None, &mut info),
+                        AnyGame::Janggi(g) => search::search(g, &params, &tt, &stop, None, &mut info),
+                    };
                     let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
                     match outcome.ponder {
                         Some(p) => say(&out, format!("bestmove {best} ponder {p}")),
@@ -148,7 +165,7 @@ fn value_after(words: &[&str], key: &str) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
-fn parse_position(words: &[&str]) -> Result<Game, String> {
+fn parse_position(words: &[&str], variant: Variant) -> Result<AnyGame, String> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let spec = &words[1..moves_at.unwrap_or(words.len())];
     let text = match spec.first() {
@@ -156,12 +173,17 @@ fn parse_position(words: &[&str]) -> Result<Game, String> {
         Some(&"fen") => spec[1..].join(" "),
         _ => return Err("position needs startpos or fen".into()),
     };
-    let start = fen::xiangqi(&text).map_err(|e| e.to_string())?;
-    let mut game = Game::new(start);
+    let mut game = match variant {
+        Variant::Xiangqi => AnyGame::Xiangqi(Game::new(fen::xiangqi(&text).map_err(|e| e.to_string())?)),
+        Variant::Janggi => AnyGame::Janggi(janggi::Game::new(fen::janggi(&text).map_err(|e| e.to_string())?)),
+    };
     if let Some(i) = moves_at {
         for w in &words[i + 1..] {
             let m = Move::parse_iccs(w).ok_or_else(|| format!("bad move {w}"))?;
-            game.play(m).map_err(|_| format!("illegal move {w}"))?;
+            if game.explain_illegal(m).is_some() {
+                return Err(format!("illegal move {w}"));
+            }
+            game.play_unchecked(m);
         }
     }
     Ok(game)

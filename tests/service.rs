@@ -130,7 +130,7 @@ async fn bad_inputs_are_invalid_argument_naming_the_field() {
     assert_eq!(bad_field(&client.list_legal_moves(list(p.clone())).await.unwrap_err()), "position.variant");
     p.variant = 99;
     assert_eq!(bad_field(&client.list_legal_moves(list(p.clone())).await.unwrap_err()), "position.variant");
-    p.variant = proto::Variant::Janggi as i32;
+    p.variant = proto::Variant::ThreeKingdoms as i32;
     assert_eq!(client.list_legal_moves(list(p)).await.unwrap_err().code(), Code::Unimplemented);
 
     // A record at the limit is served; one past it is refused.

@@ -64,3 +64,20 @@ fn mate_score_and_stop() {
     assert!(out.contains("bestmove a0a9"), "{out}");
     assert_eq!(out.matches("bestmove").count(), 2, "{out}");
 }
+
+#[test]
+fn janggi_variant() {
+    let out = session(&[
+        ("uci\n", "uciok"),
+        ("setoption name UCI_Variant value janggi\nposition startpos moves pass\ngo depth 3\n", "bestmove"),
+        ("position fen 3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1\ngo depth 3\n", "bestmove"),
+    ]);
+    assert!(out.contains("var janggi"), "{out}");
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
+    let m = chuhe::rules::types::Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+    let mut pos = chuhe::rules::janggi::Position::startpos();
+    pos.play(chuhe::rules::types::Move::PASS).unwrap();
+    assert!(pos.is_legal(m), "bestmove {best} is illegal in Janggi");
+    assert!(out.contains("bestmove h4e4"), "{out}");
+    assert!(out.contains("score mate 1"), "{out}");
+}

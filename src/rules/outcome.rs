@@ -36,6 +36,13 @@ pub enum Termination {
     Resignation,
     Timeout,
     AgreedDraw,
+    /// Janggi: the generals faced each other (bikjang) and the side to move claimed the
+    /// end of the game.
+    Bikjang,
+    /// Janggi: the game went to counting (the move limit of a tournament rule set).
+    Counting,
+    /// Janggi: two passes in a row.
+    DoublePass,
 }
 
 impl Termination {
@@ -53,6 +60,9 @@ impl Termination {
             Termination::Resignation => "resignation",
             Termination::Timeout => "timeout",
             Termination::AgreedDraw => "agreed draw",
+            Termination::Bikjang => "bikjang",
+            Termination::Counting => "counting",
+            Termination::DoublePass => "double pass",
         }
     }
 }
@@ -63,6 +73,8 @@ pub enum EventKind {
     Resign(Color),
     Timeout(Color),
     DrawAgreed,
+    /// Janggi: this side, to move while the generals face each other, claims bikjang.
+    BikjangClaim(Color),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +116,9 @@ pub struct Ruling {
     /// For perpetual chase (and mutual chase): on each move of the chasing side in the
     /// cycle, the threat on the piece chased throughout, in ply order.
     pub chases: Vec<ChaseStep>,
+    /// Janggi counting: each side's points in tenths (by [`Color::index`], Han's 1.5
+    /// bonus included), when counting decided the game.
+    pub points: Option<[u32; 2]>,
     /// Moves of the record played after the game had ended.
     pub moves_after_end: usize,
     pub explanation: String,
@@ -119,6 +134,7 @@ impl Ruling {
             cycle: None,
             checking_plies: Vec::new(),
             chases: Vec::new(),
+            points: None,
             moves_after_end: 0,
             explanation: "the game goes on".to_string(),
         }

@@ -6,18 +6,229 @@
 //! mate-distance scores; Lazy SMP over several threads sharing one
 //! [`tt::TranspositionTable`]. Repetitions inside the search follow the rule set: a
 //! side that repeats while checking on every move of the cycle loses, any other
-//! repetition scores as a draw.
+//! repetition scores as a draw (Xiangqi), or every repetition draws (Janggi, as under
+//! its casual rules).
+//!
+//! The search is generic over the variant through [`Searchable`] (a position with its
+//! moves, null move, key and incremental evaluation) and [`SearchGame`] (the history it
+//! starts from); each variant gets its own monomorphized copy, so Xiangqi pays nothing
+//! for Janggi's passes.
 
 pub mod eval;
+pub mod janggi_eval;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::rules::board::Board;
 use crate::rules::history::Game;
-use crate::rules::types::{Move, MoveList, PieceKind};
-use crate::rules::xiangqi::Position;
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind};
+use crate::rules::{janggi, xiangqi};
 use tt::{Bound, TranspositionTable};
+
+/// What the search needs of a variant's position.
+pub trait Searchable: Clone + Send + Sync {
+    type Undo: Copy;
+    /// The incrementally kept part of the evaluation.
+    type Material: Copy + Send;
+    /// Mixed into every key so that variants never share table entries.
+    const SALT: u64;
+    /// Does a side that checks on every one of its moves of a repetition lose? (Else
+    /// every repetition draws.)
+    const PERPETUAL_CHECK_LOSES: bool;
+
+    fn legal_moves(&self, list: &mut MoveList);
+    fn legal_captures(&self, list: &mut MoveList);
+    fn play(&mut self, m: Move) -> Self::Undo;
+    fn unplay(&mut self, m: Move, undo: Self::Undo);
+    /// The null move: the other side to move, nothing else changed; again to take back.
+    fn toggle_turn(&mut self);
+    /// May the search try a null move here?
+    #[inline(always)]
+    fn null_move_allowed(&self) -> bool {
+        true
+    }
+    fn in_check(&self) -> bool;
+    fn key(&self) -> u64;
+    fn board(&self) -> &Board;
+    fn turn(&self) -> Color;
+    /// The piece `m` (legal) takes, if any.
+    fn captured(&self, m: Move) -> Option<Piece>;
+    /// Is the game over with no loser on the board (Janggi's two passes)? Scored a draw.
+    #[inline(always)]
+    fn is_ended(&self) -> bool {
+        false
+    }
+    fn material(&self) -> Self::Material;
+    /// The material after `m`, computed before playing it.
+    fn material_after(&self, material: Self::Material, m: Move) -> Self::Material;
+    /// The evaluation from the side to move's view, given the current material.
+    fn evaluate(&self, material: Self::Material) -> i32;
+}
+
+/// A game the search can start from: its position and its history.
+pub trait SearchGame: Sync {
+    type Position: Searchable;
+    fn position(&self) -> &Self::Position;
+    /// The keys of the positions since the last capture, oldest first, ending with the
+    /// current one, each with whether the move that led to it gave check.
+    fn history(&self) -> Vec<(u64, bool)>;
+}
+
+impl Searchable for xiangqi::Position {
+    type Undo = xiangqi::Undo;
+    type Material = eval::Material;
+    const SALT: u64 = 0x5849_414E_4751_4931;
+    const PERPETUAL_CHECK_LOSES: bool = true;
+
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList) {
+        xiangqi::Position::legal_moves(self, list)
+    }
+    #[inline(always)]
+    fn legal_captures(&self, list: &mut MoveList) {
+        xiangqi::Position::legal_captures(self, list)
+    }
+    #[inline(always)]
+    fn play(&mut self, m: Move) -> Self::Undo {
+        self.play_unchecked(m)
+    }
+    #[inline(always)]
+    fn unplay(&mut self, m: Move, undo: Self::Undo) {
+        self.undo(m, undo)
+    }
+    #[inline(always)]
+    fn toggle_turn(&mut self) {
+        xiangqi::Position::toggle_turn(self)
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        xiangqi::Position::in_check(self)
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        xiangqi::Position::key(self)
+    }
+    #[inline(always)]
+    fn board(&self) -> &Board {
+        xiangqi::Position::board(self)
+    }
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        xiangqi::Position::turn(self)
+    }
+    #[inline(always)]
+    fn captured(&self, m: Move) -> Option<Piece> {
+        xiangqi::Position::board(self).piece_at(m.to())
+    }
+    #[inline(always)]
+    fn material(&self) -> eval::Material {
+        eval::Material::of(self)
+    }
+    #[inline(always)]
+    fn material_after(&self, material: eval::Material, m: Move) -> eval::Material {
+        material.after(self, m.from(), m.to())
+    }
+    #[inline(always)]
+    fn evaluate(&self, material: eval::Material) -> i32 {
+        eval::evaluate_with(self, material)
+    }
+}
+
+impl SearchGame for Game {
+    type Position = xiangqi::Position;
+    fn position(&self) -> &xiangqi::Position {
+        Game::position(self)
+    }
+    fn history(&self) -> Vec<(u64, bool)> {
+        (self.capture_horizon()..=self.plies().len())
+            .map(|i| (self.key_before(i), i > 0 && self.plies()[i - 1].gave_check))
+            .collect()
+    }
+}
+
+impl Searchable for janggi::Position {
+    type Undo = janggi::Undo;
+    type Material = janggi_eval::Material;
+    const SALT: u64 = 0x4A41_4E47_4749_3031;
+    const PERPETUAL_CHECK_LOSES: bool = false;
+
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList) {
+        janggi::Position::legal_moves(self, list)
+    }
+    #[inline(always)]
+    fn legal_captures(&self, list: &mut MoveList) {
+        janggi::Position::legal_captures(self, list)
+    }
+    #[inline(always)]
+    fn play(&mut self, m: Move) -> Self::Undo {
+        self.play_unchecked(m)
+    }
+    #[inline(always)]
+    fn unplay(&mut self, m: Move, undo: Self::Undo) {
+        self.undo(m, undo)
+    }
+    #[inline(always)]
+    fn toggle_turn(&mut self) {
+        janggi::Position::toggle_turn(self)
+    }
+    /// Not after a pass: a null move there would stand for a second pass, which ends
+    /// the game.
+    #[inline(always)]
+    fn null_move_allowed(&self) -> bool {
+        self.consecutive_passes() == 0
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        janggi::Position::in_check(self)
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        janggi::Position::key(self)
+    }
+    #[inline(always)]
+    fn board(&self) -> &Board {
+        janggi::Position::board(self)
+    }
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        janggi::Position::turn(self)
+    }
+    #[inline(always)]
+    fn captured(&self, m: Move) -> Option<Piece> {
+        if m.is_pass() { None } else { janggi::Position::board(self).piece_at(m.to()) }
+    }
+    #[inline(always)]
+    fn is_ended(&self) -> bool {
+        self.consecutive_passes() >= 2
+    }
+    #[inline(always)]
+    fn material(&self) -> janggi_eval::Material {
+        janggi_eval::Material::of(self)
+    }
+    #[inline(always)]
+    fn material_after(&self, material: janggi_eval::Material, m: Move) -> janggi_eval::Material {
+        material.after(self, m)
+    }
+    #[inline(always)]
+    fn evaluate(&self, material: janggi_eval::Material) -> i32 {
+        janggi_eval::evaluate_with(self, material)
+    }
+}
+
+impl SearchGame for janggi::Game {
+    type Position = janggi::Position;
+    fn position(&self) -> &janggi::Position {
+        janggi::Game::position(self)
+    }
+    fn history(&self) -> Vec<(u64, bool)> {
+        (self.capture_horizon()..=self.plies().len())
+            .map(|i| (self.key_before(i), i > 0 && self.plies()[i - 1].gave_check))
+            .collect()
+    }
+}
 
 /// Score of being mated at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -27,8 +238,6 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const PERPETUAL_WIN: i32 = 20_000;
 const INFINITY: i32 = 31_000;
 pub const MAX_PLY: usize = 120;
-/// Mixed into every key so that variants never share table entries.
-const XIANGQI_SALT: u64 = 0x5849_414E_4751_4931;
 
 /// A score for the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,8 +343,8 @@ struct Shared<'a> {
 /// Searches the current position of `game` (its history counts for repetitions).
 /// Blocks until a limit, the stop flag or the deadline ends it; `on_depth` sees each
 /// completed depth of the main thread.
-pub fn search(
-    game: &Game,
+pub fn search<G: SearchGame>(
+    game: &G,
     params: &Params,
     tt: &TranspositionTable,
     stop: &AtomicBool,
@@ -178,10 +387,10 @@ pub fn search(
     outcome
 }
 
-struct Worker<'a> {
-    pos: Position,
+struct Worker<'a, P: Searchable> {
+    pos: P,
     /// Material and placement of `pos`, kept move by move.
-    material: eval::Material,
+    material: P::Material,
     /// Keys of the positions on the game and search path, oldest first.
     keys: Vec<u64>,
     /// For each entry of `keys`: did the move leading to it give check, capture (or was
@@ -204,17 +413,16 @@ struct Worker<'a> {
     root_skip: Vec<Move>,
 }
 
-impl<'a> Worker<'a> {
-    fn new(game: &Game, params: &'a Params, shared: &'a Shared<'a>, id: usize) -> Worker<'a> {
-        let horizon = game.capture_horizon();
-        let n = game.plies().len();
-        let mut keys = Vec::with_capacity(n - horizon + MAX_PLY + 2);
+impl<'a, P: Searchable> Worker<'a, P> {
+    fn new<G: SearchGame<Position = P>>(game: &G, params: &'a Params, shared: &'a Shared<'a>, id: usize) -> Self {
+        let history = game.history();
+        let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
         let mut gave_check = Vec::with_capacity(keys.capacity());
         let mut irreversible = Vec::with_capacity(keys.capacity());
-        for i in horizon..=n {
-            keys.push(game.key_before(i) ^ XIANGQI_SALT);
-            gave_check.push(i > 0 && game.plies()[i - 1].gave_check);
-            irreversible.push(i == horizon);
+        for (i, &(key, check)) in history.iter().enumerate() {
+            keys.push(key ^ P::SALT);
+            gave_check.push(check);
+            irreversible.push(i == 0);
         }
         let pos = game.position().clone();
         let mut all = MoveList::new();
@@ -226,7 +434,7 @@ impl<'a> Worker<'a> {
             .filter(|m| !params.exclude_moves.contains(m))
             .collect();
         Worker {
-            material: eval::Material::of(&pos),
+            material: pos.material(),
             pos,
             keys,
             gave_check,
@@ -254,7 +462,9 @@ impl<'a> Worker<'a> {
         let mut completed = 0;
         let mut reason = StopReason::Depth;
         if self.root_moves.is_empty() {
-            let score = if self.pos.legal_move_count() == 0 { -MATE } else { 0 };
+            let mut all = MoveList::new();
+            self.pos.legal_moves(&mut all);
+            let score = if all.is_empty() && !self.pos.is_ended() { -MATE } else { 0 };
             let report = self.report(0, start, vec![Line { score: Score::from_internal(score), pv: vec![] }]);
             return Outcome { best: None, ponder: None, report, stop_reason: StopReason::NoLegalMoves };
         }
@@ -394,7 +604,7 @@ impl<'a> Worker<'a> {
     }
 
     fn push(&mut self, gave_check: bool, irreversible: bool) {
-        self.keys.push(self.pos.key() ^ XIANGQI_SALT);
+        self.keys.push(self.pos.key() ^ P::SALT);
         self.gave_check.push(gave_check);
         self.irreversible.push(irreversible);
     }
@@ -425,6 +635,9 @@ impl<'a> Worker<'a> {
                     } else {
                         we_all &= self.gave_check[k];
                     }
+                }
+                if !P::PERPETUAL_CHECK_LOSES {
+                    return Some(0);
                 }
                 let win = PERPETUAL_WIN - ply as i32;
                 return Some(match (they_all, we_all) {
@@ -459,6 +672,9 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
+            if self.pos.is_ended() {
+                return 0;
+            }
             if let Some(v) = self.repetition(ply) {
                 return v;
             }
@@ -472,7 +688,7 @@ impl<'a> Worker<'a> {
             return self.evaluate();
         }
         let pv_node = beta - alpha > 1;
-        let key = self.pos.key() ^ XIANGQI_SALT;
+        let key = self.pos.key() ^ P::SALT;
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
@@ -493,7 +709,8 @@ impl<'a> Worker<'a> {
                 return static_eval;
             }
             // Null move: give the turn away; if still above beta, cut.
-            if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() {
+            if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() && self.pos.null_move_allowed()
+            {
                 let r = 2 + depth / 4;
                 self.pos.toggle_turn();
                 self.push(false, true);
@@ -533,10 +750,10 @@ impl<'a> Worker<'a> {
         let n = list.len();
         for i in 0..n {
             let m = pick(&mut list, &mut scores, i);
-            let capture = self.pos.board().piece_at(m.to()).is_some();
+            let capture = self.pos.captured(m).is_some();
             let saved = self.material;
-            self.material = saved.after(&self.pos, m.from(), m.to());
-            let undo = self.pos.play_unchecked(m);
+            self.material = self.pos.material_after(saved, m);
+            let undo = self.pos.play(m);
             let gives_check = self.pos.in_check();
             self.push(gives_check, capture);
             let quiet = !capture && !gives_check;
@@ -558,7 +775,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.pop();
-            self.pos.undo(m, undo);
+            self.pos.unplay(m, undo);
             self.material = saved;
             if self.stopped {
                 return 0;
@@ -611,6 +828,9 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
+        if self.pos.is_ended() {
+            return 0;
+        }
         let mut best = -INFINITY;
         let mut list = MoveList::new();
         if in_check {
@@ -632,11 +852,11 @@ impl<'a> Worker<'a> {
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
             let saved = self.material;
-            self.material = saved.after(&self.pos, m.from(), m.to());
-            let undo = self.pos.play_unchecked(m);
+            self.material = self.pos.material_after(saved, m);
+            let undo = self.pos.play(m);
             let gives_check = self.pos.in_check();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
-            self.pos.undo(m, undo);
+            self.pos.unplay(m, undo);
             self.material = saved;
             if self.stopped {
                 return 0;
@@ -656,7 +876,7 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn evaluate(&self) -> i32 {
-        eval::evaluate_with(&self.pos, self.material)
+        self.pos.evaluate(self.material)
     }
 
     fn has_big_pieces(&self) -> bool {
@@ -683,7 +903,7 @@ impl<'a> Worker<'a> {
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
                 1 << 28
-            } else if let Some(victim) = b.piece_at(m.to()) {
+            } else if let Some(victim) = self.pos.captured(m) {
                 let attacker = b.piece_at(m.from()).map_or(0, |p| VALUE[p.kind().index()]);
                 (1 << 24) + VALUE[victim.kind().index()] * 16 - attacker
             } else if self.killers[ply][0] == Some(m) {

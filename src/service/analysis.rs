@@ -10,17 +10,16 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
-use super::convert::{self, ContentLimits};
+use super::convert::{AnyGame, ContentLimits};
 use super::engine::{CancelOnDrop, Engine, deadline};
 use super::errors::bad_request;
 use super::proto::{self, analysis_service_server::AnalysisService};
-use crate::rules::history::Game;
 use crate::rules::types::Move;
 use crate::search::{self, Outcome, Params, Report, Score, StopReason};
 
 /// A search request, whichever RPC it came from.
 struct Job {
-    game: Game,
+    game: AnyGame,
     params: Params,
     budget: Option<Duration>,
 }
@@ -47,7 +46,7 @@ fn job(
     client_timeout: Option<Duration>,
 ) -> Result<Job, Status> {
     let position = position.ok_or_else(|| bad_request("position", "position is required"))?;
-    let game = convert::game(position, "position", content)?;
+    let game = AnyGame::from_request(position, "position", content)?;
     let l = limits.cloned().unwrap_or_default();
     if multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
@@ -139,10 +138,11 @@ fn progress(report: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
     }
 }
 
-/// Runs a search synchronously on the calling thread (CLI, UCI, tests).
+/// Runs a search synchronously on the calling thread (CLI, UCI, tests), on the search
+/// of the game's variant.
 pub fn run_search(
     engine: &Engine,
-    job_game: &Game,
+    job_game: &AnyGame,
     params: &Params,
     budget: Option<Duration>,
     stop: &AtomicBool,
@@ -150,7 +150,11 @@ pub fn run_search(
 ) -> Outcome {
     let started = Instant::now();
     metrics::counter!("chuhe_searches_started_total").increment(1);
-    let outcome = search::search(job_game, params, &engine.tt, stop, deadline(budget), on_depth);
+    let deadline = deadline(budget);
+    let outcome = match job_game {
+        AnyGame::Xiangqi(g) => search::search(g, params, &engine.tt, stop, deadline, on_depth),
+        AnyGame::Janggi(g) => search::search(g, params, &engine.tt, stop, deadline, on_depth),
+    };
     let elapsed = started.elapsed();
     metrics::counter!("chuhe_searches_finished_total").increment(1);
     metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
@@ -274,11 +278,11 @@ impl AnalysisService for Analysis {
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
-        let pos = job.game.position().clone();
+        let game = job.game.clone();
         let outcome = self.search(job).await?;
         let best = outcome.best.ok_or_else(|| Status::failed_precondition("the side to move has no legal move"))?;
         Ok(Response::new(proto::HintResponse {
-            r#move: Some(convert::describe_move(&pos, best)),
+            r#move: Some(game.describe_move(best)),
             score: outcome.report.lines.first().map(|l| score(l.score)),
         }))
     }
@@ -292,7 +296,7 @@ impl AnalysisService for Analysis {
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
-        let pos = job.game.position().clone();
+        let game = job.game.clone();
         let offered_by = match proto::Player::try_from(r.offered_by) {
             Ok(proto::Player::Red) => crate::rules::types::Color::Red,
             Ok(proto::Player::Black) => crate::rules::types::Color::Black,
@@ -305,12 +309,8 @@ impl AnalysisService for Analysis {
             Score::Centipawns(c) => Score::Centipawns(-c),
             Score::Mate(n) => Score::Mate(-n),
         };
-        let ours = if pos.turn() == offered_by { flip(to_move) } else { to_move };
-        let quiet = !pos.in_check() && {
-            let mut captures = crate::rules::types::MoveList::new();
-            pos.legal_captures(&mut captures);
-            captures.is_empty()
-        };
+        let ours = if game.turn() == offered_by { flip(to_move) } else { to_move };
+        let quiet = !game.in_check() && !game.has_captures();
         let (accept, reason) = match ours {
             Score::Mate(n) if n < 0 => (true, proto::DrawOfferReason::StandsWorse),
             Score::Mate(_) => (false, proto::DrawOfferReason::StandsBetter),

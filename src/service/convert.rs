@@ -1,12 +1,18 @@
 //! Proto <-> domain conversions for the 9x10 games.
+//!
+//! The variant of a request is dispatched in one place: [`AnyGame`] (a Xiangqi or a
+//! Janggi game) and [`AnyRuleSet`]; the RPCs call their methods and never match on the
+//! variant themselves.
 
 use tonic::Status;
 
 use super::errors::{bad_request, unimplemented};
 use super::proto;
 use crate::notation::{self, Notation, fen};
+use crate::rules::board::{Bitboard, Board};
 use crate::rules::history::Game;
-use crate::rules::types::{Color, Move, PieceKind, Square};
+use crate::rules::janggi::{self, Setup4};
+use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
 use crate::rules::xiangqi::adjudicate::{RuleSet, Warning};
 use crate::rules::xiangqi::handicap::Preset;
 use crate::rules::xiangqi::{IllegalReason, Position};
@@ -19,15 +25,52 @@ pub struct ContentLimits {
     pub max_game_plies: usize,
 }
 
-/// Checks the variant field: unknown or unspecified is INVALID_ARGUMENT; variants
+/// A variant the rules and analysis services play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Xiangqi,
+    Janggi,
+}
+
+impl Variant {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Xiangqi => "Xiangqi",
+            Variant::Janggi => "Janggi",
+        }
+    }
+}
+
+/// Reads the variant field: unknown or unspecified is INVALID_ARGUMENT; variants
 /// announced but not served yet are UNIMPLEMENTED.
-pub fn require_xiangqi(variant: i32, field: &str) -> Result<(), Status> {
-    match proto::Variant::try_from(variant) {
-        Err(_) => Err(bad_request(field, format!("unknown variant {variant}"))),
+pub fn variant(value: i32, field: &str) -> Result<Variant, Status> {
+    match proto::Variant::try_from(value) {
+        Err(_) => Err(bad_request(field, format!("unknown variant {value}"))),
         Ok(proto::Variant::Unspecified) => Err(bad_request(field, "variant must be set")),
-        Ok(proto::Variant::Xiangqi) => Ok(()),
+        Ok(proto::Variant::Xiangqi) => Ok(Variant::Xiangqi),
+        Ok(proto::Variant::Janggi) => Ok(Variant::Janggi),
         Ok(v) => Err(unimplemented(format!("variant {} is not served yet", v.as_str_name()))),
     }
+}
+
+/// Checks the variant field of a Xiangqi-only RPC (the notation service).
+pub fn require_xiangqi(value: i32, field: &str) -> Result<(), Status> {
+    match variant(value, field)? {
+        Variant::Xiangqi => Ok(()),
+        v => Err(unimplemented(format!("variant {} is not served here yet", v.name()))),
+    }
+}
+
+/// A Janggi side setup of the API; unspecified is the usual horse-elephant-elephant-horse.
+pub fn janggi_setup(value: i32, field: &str) -> Result<Setup4, Status> {
+    use proto::JanggiSetup as P;
+    Ok(match P::try_from(value) {
+        Ok(P::Unspecified | P::HorseElephantElephantHorse) => Setup4::HorseElephantElephantHorse,
+        Ok(P::HorseElephantHorseElephant) => Setup4::HorseElephantHorseElephant,
+        Ok(P::ElephantHorseElephantHorse) => Setup4::ElephantHorseElephantHorse,
+        Ok(P::ElephantHorseHorseElephant) => Setup4::ElephantHorseHorseElephant,
+        Err(_) => return Err(bad_request(field, format!("unknown Janggi setup {value}"))),
+    })
 }
 
 /// A start preset of the API.
@@ -68,10 +111,14 @@ pub fn uses_preset(p: &proto::Position) -> bool {
     text.is_empty() || text == "startpos"
 }
 
-/// The game of a request before any move: the FEN's position, or the preset's start
-/// with its handicap rules when the FEN is empty or `startpos`.
+/// The Xiangqi game of a request before any move: the FEN's position, or the preset's
+/// start with its handicap rules when the FEN is empty or `startpos`.
 pub fn new_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
     require_xiangqi(p.variant, &format!("{field}.variant"))?;
+    new_xiangqi_game(p, field)
+}
+
+fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
     let preset = preset(p.preset, &format!("{field}.preset"))?;
     if uses_preset(p) {
         return Ok(Game::with_handicap(preset.position(), preset.handicap()));
@@ -98,8 +145,24 @@ pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> R
         .collect()
 }
 
-/// Start position plus moves, every move checked; an illegal one is INVALID_ARGUMENT
-/// naming its index and reason.
+/// The Janggi game of a request before any move: the FEN's position, or the start with
+/// the two sides' setups when the FEN is empty or `startpos`.
+fn new_janggi_game(p: &proto::Position, field: &str) -> Result<janggi::Game, Status> {
+    if uses_preset(p) {
+        match proto::StartPreset::try_from(p.preset) {
+            Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => {}
+            _ => return Err(bad_request(format!("{field}.preset"), "Janggi has no handicap presets")),
+        }
+        let red = janggi_setup(p.red_setup, &format!("{field}.red_setup"))?;
+        let black = janggi_setup(p.black_setup, &format!("{field}.black_setup"))?;
+        return Ok(janggi::Game::new(janggi::start_position(red, black)));
+    }
+    let start = fen::janggi(&p.fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))?;
+    Ok(janggi::Game::new(start))
+}
+
+/// Xiangqi start position plus moves, every move checked; an illegal one is
+/// INVALID_ARGUMENT naming its index and reason.
 pub fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Status> {
     let mut game = new_game(p, field)?;
     let moves = parse_moves(p, field, limits)?;
@@ -110,6 +173,240 @@ pub fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<G
         game.play_unchecked(m);
     }
     Ok(game)
+}
+
+/// A game of any served variant: the one place where the service dispatches on it.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    Xiangqi(Game),
+    Janggi(janggi::Game),
+}
+
+/// Calls the same code on the game of either variant.
+macro_rules! each {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            AnyGame::Xiangqi($g) => $body,
+            AnyGame::Janggi($g) => $body,
+        }
+    };
+}
+
+impl AnyGame {
+    /// The game of a request before any move.
+    pub fn start(p: &proto::Position, field: &str) -> Result<AnyGame, Status> {
+        Ok(match variant(p.variant, &format!("{field}.variant"))? {
+            Variant::Xiangqi => AnyGame::Xiangqi(new_xiangqi_game(p, field)?),
+            Variant::Janggi => AnyGame::Janggi(new_janggi_game(p, field)?),
+        })
+    }
+
+    /// Start position plus moves, every move checked; an illegal one is
+    /// INVALID_ARGUMENT naming its index and reason.
+    pub fn from_request(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<AnyGame, Status> {
+        let mut game = AnyGame::start(p, field)?;
+        let moves = parse_moves(p, field, limits)?;
+        for (i, m) in moves.into_iter().enumerate() {
+            if let Some(reason) = game.explain_illegal(m) {
+                let detail = format!("{m} is illegal: {}", game.describe_reason(reason));
+                return Err(bad_request(format!("{field}.moves[{i}]"), detail));
+            }
+            game.play_unchecked(m);
+        }
+        Ok(game)
+    }
+
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Xiangqi(_) => Variant::Xiangqi,
+            AnyGame::Janggi(_) => Variant::Janggi,
+        }
+    }
+
+    pub fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+        each!(self, g => g.explain_illegal(m))
+    }
+
+    /// The reason in words, in the variant's terms.
+    pub fn describe_reason(&self, r: IllegalReason) -> &'static str {
+        match (self, r) {
+            (AnyGame::Janggi(_), IllegalReason::GameOver) => "the game is over: two passes in a row ended it",
+            (AnyGame::Janggi(_), IllegalReason::PassNotAllowed) => "a side in check may not pass",
+            _ => r.describe(),
+        }
+    }
+
+    pub fn play_unchecked(&mut self, m: Move) {
+        each!(self, g => { g.play_unchecked(m); })
+    }
+
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        each!(self, g => g.legal_moves(list))
+    }
+
+    pub fn plies(&self) -> usize {
+        each!(self, g => g.plies().len())
+    }
+
+    pub fn board(&self) -> &Board {
+        each!(self, g => g.position().board())
+    }
+
+    pub fn turn(&self) -> Color {
+        each!(self, g => g.position().turn())
+    }
+
+    pub fn in_check(&self) -> bool {
+        each!(self, g => g.position().in_check())
+    }
+
+    /// Does the side to move have a capture?
+    pub fn has_captures(&self) -> bool {
+        let mut list = MoveList::new();
+        each!(self, g => g.position().legal_captures(&mut list));
+        !list.is_empty()
+    }
+
+    /// FEN of the current position.
+    pub fn fen(&self) -> String {
+        each!(self, g => fen::format(&g.position().to_setup()))
+    }
+
+    /// The status of the current position.
+    pub fn status(&self) -> proto::PositionStatus {
+        match self {
+            AnyGame::Xiangqi(g) => status(g.position()),
+            AnyGame::Janggi(g) => {
+                let pos = g.position();
+                position_status(pos.status(), pos.in_check(), pos.checkers(), pos.turn(), self.fen(), pos.bikjang())
+            }
+        }
+    }
+
+    /// Legal moves described for the API.
+    pub fn describe_moves(&self, moves: &[Move]) -> Vec<proto::Move> {
+        match self {
+            AnyGame::Xiangqi(g) => describe_moves(g.position(), moves),
+            AnyGame::Janggi(g) => {
+                let mut scratch = g.position().clone();
+                moves
+                    .iter()
+                    .map(|&m| {
+                        let undo = scratch.play_unchecked(m);
+                        let gives_check = scratch.in_check();
+                        scratch.undo(m, undo);
+                        describe(g.position().board(), g.position().turn(), m, gives_check)
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// A legal move described for the API.
+    pub fn describe_move(&self, m: Move) -> proto::Move {
+        self.describe_moves(&[m]).pop().expect("one move described")
+    }
+
+    /// The game after the legal move `m`.
+    pub fn after(&self, m: Move) -> AnyGame {
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        next
+    }
+
+    /// Reads a move written in `notation`: `Ok(Err(..))` when the text reads but names
+    /// no move of this position (with the reason and detail), `Err` when it does not read.
+    pub fn resolve_move(
+        &self,
+        text: &str,
+        n: Notation,
+    ) -> Result<Result<Move, (proto::IllegalMoveReason, String)>, Status> {
+        use crate::notation::NotationErrorKind;
+        match self {
+            AnyGame::Xiangqi(g) => match notation::resolve_move(g.position(), text, n) {
+                Ok(m) => Ok(Ok(m)),
+                Err(e) if e.is_syntax() => Err(bad_request("move", e.to_string())),
+                Err(e) => {
+                    let reason = match e.kind {
+                        NotationErrorKind::Ambiguous { .. } | NotationErrorKind::TandemFiles { .. } => {
+                            proto::IllegalMoveReason::Ambiguous
+                        }
+                        NotationErrorKind::CannotMove { .. } => proto::IllegalMoveReason::CannotMoveThatWay,
+                        _ => proto::IllegalMoveReason::NoPiece,
+                    };
+                    Ok(Err((reason, e.to_string())))
+                }
+            },
+            AnyGame::Janggi(_) => {
+                if n != Notation::Iccs {
+                    return Err(bad_request("notation", "Janggi moves are written in ICCS (or `pass`)"));
+                }
+                Move::parse_iccs(text)
+                    .map(Ok)
+                    .ok_or_else(|| bad_request("move", format!("{text:?} is not an ICCS move or `pass`")))
+            }
+        }
+    }
+
+    /// Checks that the variant can render the requested notations.
+    pub fn check_notations(&self, notations: &[(i32, Notation)], field: &str) -> Result<(), Status> {
+        if let AnyGame::Janggi(_) = self
+            && let Some(i) = notations.iter().position(|&(_, n)| n != Notation::Iccs)
+        {
+            return Err(bad_request(format!("{field}[{i}]"), "Janggi moves are rendered in ICCS only"));
+        }
+        Ok(())
+    }
+
+    /// A legal move in each requested notation (see [`AnyGame::check_notations`]).
+    pub fn render(&self, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
+        match self {
+            AnyGame::Xiangqi(g) => render(g.position(), m, notations),
+            AnyGame::Janggi(_) => notations
+                .iter()
+                .map(|&(value, _)| proto::NotationText { notation: value, text: m.to_string() })
+                .collect(),
+        }
+    }
+
+    /// What the legal move `m` would make of a repetition under `rules`.
+    pub fn warning(&self, m: Move, rules: AnyRuleSet) -> proto::MoveWarning {
+        match (self, rules) {
+            (AnyGame::Xiangqi(g), AnyRuleSet::Xiangqi(r)) => {
+                warning(crate::rules::xiangqi::adjudicate::move_warning(g, m, r))
+            }
+            (AnyGame::Janggi(g), AnyRuleSet::Janggi(r)) => {
+                let mut next = g.clone();
+                next.play_unchecked(m);
+                let mover = g.position().turn();
+                match janggi::adjudicate::judge_position(&next, r) {
+                    Some(ruling) if ruling.cycle.is_some() => match ruling.result {
+                        outcome::GameResult::Draw => proto::MoveWarning::RepetitionDraw,
+                        outcome::GameResult::Win(w) if w != mover => proto::MoveWarning::ForbiddenCycle,
+                        _ => proto::MoveWarning::Unspecified,
+                    },
+                    _ => proto::MoveWarning::Unspecified,
+                }
+            }
+            _ => proto::MoveWarning::Unspecified,
+        }
+    }
+}
+
+/// A rule set of any served variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyRuleSet {
+    Xiangqi(RuleSet),
+    Janggi(janggi::adjudicate::RuleSet),
+}
+
+impl AnyRuleSet {
+    pub const fn name(self) -> &'static str {
+        match self {
+            AnyRuleSet::Xiangqi(r) => r.name(),
+            AnyRuleSet::Janggi(r) => r.name(),
+        }
+    }
 }
 
 pub fn player(c: Color) -> proto::Player {
@@ -153,37 +450,48 @@ pub fn describe_moves(pos: &Position, moves: &[Move]) -> Vec<proto::Move> {
             let undo = scratch.play_unchecked(m);
             let gives_check = scratch.in_check();
             scratch.undo(m, undo);
-            describe(pos, m, gives_check)
+            describe(pos.board(), pos.turn(), m, gives_check)
         })
         .collect()
 }
 
 /// A legal move described for the API.
 pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
-    describe(pos, m, pos.gives_check(m))
+    describe(pos.board(), pos.turn(), m, pos.gives_check(m))
 }
 
-fn describe(pos: &Position, m: Move, gives_check: bool) -> proto::Move {
-    let b = pos.board();
-    let mover = b.piece_at(m.from());
-    let captured = b.piece_at(m.to());
+/// A legal move of the side `turn` on `b` described for the API (a pass has no points).
+fn describe(b: &Board, turn: Color, m: Move, gives_check: bool) -> proto::Move {
+    let (mover, captured) = if m.is_pass() { (None, None) } else { (b.piece_at(m.from()), b.piece_at(m.to())) };
     proto::Move {
         iccs: m.to_string(),
-        from: Some(point(m.from())),
-        to: Some(point(m.to())),
+        from: (!m.is_pass()).then(|| point(m.from())),
+        to: (!m.is_pass()).then(|| point(m.to())),
         piece: mover.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
         captured: captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
         captured_owner: captured.map_or(proto::Player::Unspecified, |p| player(p.color())) as i32,
-        player: player(pos.turn()) as i32,
+        player: player(turn) as i32,
         gives_check,
-        is_pass: false,
+        is_pass: m.is_pass(),
         notations: Vec::new(),
         warning: proto::MoveWarning::Unspecified as i32,
     }
 }
 
 pub fn status(pos: &Position) -> proto::PositionStatus {
-    let s = match pos.status() {
+    let fen = fen::format(&pos.to_setup());
+    position_status(pos.status(), pos.in_check(), pos.checkers(), pos.turn(), fen, false)
+}
+
+fn position_status(
+    status: BoardStatus,
+    in_check: bool,
+    checkers: Bitboard,
+    turn: Color,
+    fen: String,
+    bikjang: bool,
+) -> proto::PositionStatus {
+    let s = match status {
         BoardStatus::Ongoing => proto::GameStatus::Ongoing,
         BoardStatus::Checkmate => proto::GameStatus::Checkmate,
         BoardStatus::Stalemate => proto::GameStatus::Stalemate,
@@ -191,12 +499,12 @@ pub fn status(pos: &Position) -> proto::PositionStatus {
     };
     proto::PositionStatus {
         status: s as i32,
-        in_check: pos.in_check(),
-        checkers: crate::rules::board::squares(pos.checkers()).map(point).collect(),
-        side_to_move: player(pos.turn()) as i32,
-        fen: fen::format(&pos.to_setup()),
+        in_check,
+        checkers: crate::rules::board::squares(checkers).map(point).collect(),
+        side_to_move: player(turn) as i32,
+        fen,
         eliminated: Vec::new(),
-        bikjang: false,
+        bikjang,
     }
 }
 
@@ -258,21 +566,29 @@ pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<pro
         .collect()
 }
 
-/// The rule set of a request; unspecified means SIMPLIFIED_V1 is NOT assumed.
-pub fn rule_set(value: i32, field: &str) -> Result<RuleSet, Status> {
-    optional_rule_set(value, field)?.ok_or_else(|| bad_request(field, "rule set must be set"))
+/// The rule set of a request for a game of `variant`; unspecified is refused (no
+/// default is assumed), as is a rule set of another variant.
+pub fn rule_set(value: i32, field: &str, variant: Variant) -> Result<AnyRuleSet, Status> {
+    optional_rule_set(value, field, variant)?.ok_or_else(|| bad_request(field, "rule set must be set"))
 }
 
 /// The rule set of a request where it may be left unspecified (`None`), as for the move
 /// warnings of ListLegalMoves and ValidateMove.
-pub fn optional_rule_set(value: i32, field: &str) -> Result<Option<RuleSet>, Status> {
-    match proto::RuleSet::try_from(value) {
-        Err(_) => Err(bad_request(field, format!("unknown rule set {value}"))),
-        Ok(proto::RuleSet::Unspecified) => Ok(None),
-        Ok(proto::RuleSet::SimplifiedV1) => Ok(Some(RuleSet::SimplifiedV1)),
-        Ok(proto::RuleSet::AsianV1) => Ok(Some(RuleSet::AsianV1)),
-        Ok(proto::RuleSet::TournamentV1) => Ok(Some(RuleSet::TournamentV1)),
-        Ok(other) => Err(unimplemented(format!("rule set {} is not served yet", other.as_str_name()))),
+pub fn optional_rule_set(value: i32, field: &str, variant: Variant) -> Result<Option<AnyRuleSet>, Status> {
+    use janggi::adjudicate::RuleSet as J;
+    let rules = match proto::RuleSet::try_from(value) {
+        Err(_) => return Err(bad_request(field, format!("unknown rule set {value}"))),
+        Ok(proto::RuleSet::Unspecified) => return Ok(None),
+        Ok(proto::RuleSet::SimplifiedV1) => AnyRuleSet::Xiangqi(RuleSet::SimplifiedV1),
+        Ok(proto::RuleSet::AsianV1) => AnyRuleSet::Xiangqi(RuleSet::AsianV1),
+        Ok(proto::RuleSet::TournamentV1) => AnyRuleSet::Xiangqi(RuleSet::TournamentV1),
+        Ok(proto::RuleSet::JanggiCasualV1) => AnyRuleSet::Janggi(J::CasualV1),
+        Ok(proto::RuleSet::JanggiTournamentV1) => AnyRuleSet::Janggi(J::TournamentV1),
+        Ok(other) => return Err(unimplemented(format!("rule set {} is not served yet", other.as_str_name()))),
+    };
+    match (rules, variant) {
+        (AnyRuleSet::Xiangqi(_), Variant::Xiangqi) | (AnyRuleSet::Janggi(_), Variant::Janggi) => Ok(Some(rules)),
+        _ => Err(bad_request(field, format!("rule set {} is not a {} rule set", rules.name(), variant.name()))),
     }
 }
 
@@ -294,20 +610,23 @@ pub fn chase_step(c: &outcome::ChaseStep) -> proto::ChaseStep {
     }
 }
 
-pub fn event(e: &proto::GameEvent, field: &str) -> Result<outcome::Event, Status> {
+pub fn event(e: &proto::GameEvent, field: &str, variant: Variant) -> Result<outcome::Event, Status> {
     let color = || match proto::Player::try_from(e.player) {
         Ok(proto::Player::Red) => Ok(Color::Red),
         Ok(proto::Player::Black) => Ok(Color::Black),
-        _ => Err(bad_request(format!("{field}.player"), "a Xiangqi event names RED or BLACK")),
+        _ => Err(bad_request(format!("{field}.player"), format!("a {} event names RED or BLACK", variant.name()))),
     };
     let kind = match proto::GameEventKind::try_from(e.kind) {
         Ok(proto::GameEventKind::Resign) => outcome::EventKind::Resign(color()?),
         Ok(proto::GameEventKind::Timeout) => outcome::EventKind::Timeout(color()?),
         Ok(proto::GameEventKind::DrawAgreed) => outcome::EventKind::DrawAgreed,
+        Ok(proto::GameEventKind::BikjangClaim) if variant == Variant::Janggi => {
+            outcome::EventKind::BikjangClaim(color()?)
+        }
         Ok(other @ (proto::GameEventKind::BikjangClaim | proto::GameEventKind::Leave)) => {
             return Err(bad_request(
                 format!("{field}.kind"),
-                format!("{} does not apply to Xiangqi", other.as_str_name()),
+                format!("{} does not apply to {}", other.as_str_name(), variant.name()),
             ));
         }
         Ok(proto::GameEventKind::Unspecified) => {
@@ -335,5 +654,8 @@ pub fn termination(t: Option<outcome::Termination>) -> proto::Termination {
         Some(T::Resignation) => P::Resignation,
         Some(T::Timeout) => P::Timeout,
         Some(T::AgreedDraw) => P::AgreedDraw,
+        Some(T::Bikjang) => P::Bikjang,
+        Some(T::Counting) => P::Counting,
+        Some(T::DoublePass) => P::DoublePass,
     }
 }

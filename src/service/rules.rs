@@ -3,12 +3,12 @@
 
 use tonic::{Request, Response, Status};
 
-use super::convert::{self, ContentLimits};
+use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{self, rules_service_server::RulesService};
-use crate::notation::{self, NotationErrorKind, fen};
+use crate::rules::janggi;
 use crate::rules::outcome::GameResult;
-use crate::rules::types::{Move, MoveList};
+use crate::rules::types::{Color, Move, MoveList};
 use crate::rules::xiangqi::adjudicate;
 
 pub fn list_legal_moves(
@@ -16,27 +16,27 @@ pub fn list_legal_moves(
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
-    let game = convert::game(position, "position", limits)?;
+    let game = AnyGame::from_request(position, "position", limits)?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
     let notations = convert::notations(&req.notations, "notations")?;
-    let pos = game.position();
+    game.check_notations(&notations, "notations")?;
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
-    let mut moves = convert::describe_moves(pos, list.as_slice());
+    let mut moves = game.describe_moves(list.as_slice());
     if !notations.is_empty() {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
-            described.notations = convert::render(pos, m, &notations);
+            described.notations = game.render(m, &notations);
         }
     }
     if let Some(rules) = rules {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
-            described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
+            described.warning = game.warning(m, rules) as i32;
         }
     }
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
-    Ok(proto::ListLegalMovesResponse { moves, status: Some(convert::status(pos)) })
+    Ok(proto::ListLegalMovesResponse { moves, status: Some(game.status()) })
 }
 
 pub fn validate_move(
@@ -44,11 +44,11 @@ pub fn validate_move(
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
-    let game = convert::game(position, "position", limits)?;
+    let game = AnyGame::from_request(position, "position", limits)?;
+    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
     let notation = convert::notation(req.notation, "notation")?;
     let notations = convert::notations(&req.notations, "notations")?;
-    let pos = game.position();
+    game.check_notations(&notations, "notations")?;
     let m = if req.r#move.trim().is_empty() {
         let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
         let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
@@ -58,22 +58,14 @@ pub fn validate_move(
         }
         Move::new(from, to)
     } else {
-        match notation::resolve_move(pos, &req.r#move, notation) {
+        match game.resolve_move(&req.r#move, notation)? {
             Ok(m) => m,
-            Err(e) if e.is_syntax() => return Err(bad_request("move", e.to_string())),
-            Err(e) => {
-                // The text reads, but names no move of this position.
-                let reason = match e.kind {
-                    NotationErrorKind::Ambiguous { .. } | NotationErrorKind::TandemFiles { .. } => {
-                        proto::IllegalMoveReason::Ambiguous
-                    }
-                    NotationErrorKind::CannotMove { .. } => proto::IllegalMoveReason::CannotMoveThatWay,
-                    _ => proto::IllegalMoveReason::NoPiece,
-                };
+            // The text reads, but names no move of this position.
+            Err((reason, detail)) => {
                 return Ok(proto::ValidateMoveResponse {
                     legal: false,
                     reason: reason as i32,
-                    detail: e.to_string(),
+                    detail,
                     ..Default::default()
                 });
             }
@@ -84,24 +76,23 @@ pub fn validate_move(
         Some(reason) => proto::ValidateMoveResponse {
             legal: false,
             reason: convert::illegal_reason(reason) as i32,
-            detail: reason.describe().to_string(),
+            detail: game.describe_reason(reason).to_string(),
             ..Default::default()
         },
         None => {
-            let mut described = convert::describe_move(pos, m);
-            described.notations = convert::render(pos, m, &notations);
+            let mut described = game.describe_move(m);
+            described.notations = game.render(m, &notations);
             if let Some(rules) = rules {
-                described.warning = convert::warning(adjudicate::move_warning(&game, m, rules)) as i32;
+                described.warning = game.warning(m, rules) as i32;
             }
-            let mut after = pos.clone();
-            after.play_unchecked(m);
+            let after = game.after(m);
             proto::ValidateMoveResponse {
                 legal: true,
                 reason: proto::IllegalMoveReason::Unspecified as i32,
                 detail: String::new(),
                 r#move: Some(described),
-                status: Some(convert::status(&after)),
-                fen_after: fen::format(&after.to_setup()),
+                status: Some(after.status()),
+                fen_after: after.fen(),
             }
         }
     })
@@ -112,7 +103,7 @@ pub fn validate_game(
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let mut game = convert::new_game(position, "position")?;
+    let mut game = AnyGame::start(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
@@ -122,33 +113,33 @@ pub fn validate_game(
         }
         game.play_unchecked(m);
     }
-    metrics::counter!("chuhe_positions_checked_total").increment(game.plies().len() as u64 + 1);
-    let pos = game.position();
+    metrics::counter!("chuhe_positions_checked_total").increment(game.plies() as u64 + 1);
     let mut resp = proto::ValidateGameResponse {
         legal: illegal.is_none(),
-        final_status: Some(convert::status(pos)),
-        final_fen: fen::format(&pos.to_setup()),
-        plies: game.plies().len() as u32,
+        final_status: Some(game.status()),
+        final_fen: game.fen(),
+        plies: game.plies() as u32,
         ..Default::default()
     };
     if let Some((i, reason)) = illegal {
         resp.first_illegal_index = i as u32;
         resp.reason = convert::illegal_reason(reason) as i32;
-        resp.detail = format!("{} is illegal: {}", moves[i], reason.describe());
+        resp.detail = format!("{} is illegal: {}", moves[i], game.describe_reason(reason));
     }
     Ok(resp)
 }
 
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = convert::new_game(position, "position")?;
+    let start = AnyGame::start(position, "position")?;
+    let variant = start.variant();
     let moves = convert::parse_moves(position, "position", limits)?;
-    let rules = convert::rule_set(req.rule_set, "rule_set")?;
+    let rules = convert::rule_set(req.rule_set, "rule_set", variant)?;
     let events = req
         .events
         .iter()
         .enumerate()
-        .map(|(i, e)| convert::event(e, &format!("events[{i}]")))
+        .map(|(i, e)| convert::event(e, &format!("events[{i}]"), variant))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| e.ply > moves.len()) {
         return Err(bad_request(
@@ -156,10 +147,25 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
             format!("ply {} is past the record's {} moves", e.ply, moves.len()),
         ));
     }
-    let ruling = adjudicate::adjudicate_with_handicap(start.start(), start.handicap(), &moves, rules, &events)
-        .map_err(|e| {
-            bad_request(format!("position.moves[{}]", e.index), format!("{} is illegal: {}", e.mv, e.reason.describe()))
-        })?;
+    let illegal = |index: usize, mv: Move, why: &str| {
+        bad_request(format!("position.moves[{index}]"), format!("{mv} is illegal: {why}"))
+    };
+    let ruling = match (&start, rules) {
+        (AnyGame::Xiangqi(g), AnyRuleSet::Xiangqi(r)) => {
+            adjudicate::adjudicate_with_handicap(g.start(), g.handicap(), &moves, r, &events)
+                .map_err(|e| illegal(e.index, e.mv, e.reason.describe()))?
+        }
+        (AnyGame::Janggi(g), AnyRuleSet::Janggi(r)) => janggi::adjudicate::adjudicate(g.start(), &moves, r, &events)
+            .map_err(|e| match e {
+                janggi::adjudicate::RecordError::IllegalMove { index, mv, reason } => {
+                    illegal(index, mv, start.describe_reason(reason))
+                }
+                janggi::adjudicate::RecordError::BadClaim { index, detail } => {
+                    bad_request(format!("events[{index}]"), detail)
+                }
+            })?,
+        _ => unreachable!("convert::rule_set matches the rule set to the variant"),
+    };
     let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         end.play_unchecked(m);
@@ -172,6 +178,12 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         GameResult::Win(c) => (proto::GameResult::Win, convert::player(c)),
     };
     let (cycle_first, cycle_last) = ruling.cycle.unwrap_or((0, 0));
+    let points = ruling.points.map_or_else(Vec::new, |p| {
+        Color::ALL
+            .iter()
+            .map(|&c| proto::PlayerPoints { player: convert::player(c) as i32, points: p[c.index()] as f64 / 10.0 })
+            .collect()
+    });
     Ok(proto::AdjudicateResponse {
         result: result as i32,
         termination: termination as i32,
@@ -186,8 +198,8 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         winner: winner as i32,
         winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },
         rule_set: req.rule_set,
-        points: Vec::new(),
-        final_status: Some(convert::status(end.position())),
+        points,
+        final_status: Some(end.status()),
         moves_after_end: ruling.moves_after_end as u32,
     })
 }

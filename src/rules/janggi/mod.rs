@@ -18,8 +18,12 @@
 //! assert_eq!(pos.status(), chuhe::rules::Status::Ended);
 //! ```
 
+pub mod adjudicate;
+mod game;
 mod movegen;
 pub mod tables;
+
+pub use game::{Game, Ply};
 
 use std::fmt;
 
@@ -27,6 +31,7 @@ use super::Status;
 use super::board::{Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::setup::Setup;
 use super::types::{Color, IllegalMove, Move, MoveList, Piece, PieceKind, Square};
+pub use super::xiangqi::IllegalReason;
 use tables::{PALACE, SOLDIER_POINTS};
 
 /// A Janggi position that passed validation: exactly one general each, no more pieces
@@ -345,6 +350,62 @@ impl Position {
     /// Plays `m` if it is legal; otherwise leaves the position unchanged.
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
         if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }
+    }
+
+    /// Appends the legal captures to `list` (quiescence search).
+    pub fn legal_captures(&self, list: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.generate(&mut all);
+        let enemy = self.board.by_color(self.turn.other());
+        for &m in &all {
+            if !m.is_pass() && enemy & bit(m.to()) != 0 {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Gives the turn to the other side without a move and without counting a pass
+    /// (the search's null move). Call it again to take it back.
+    #[inline]
+    pub fn toggle_turn(&mut self) {
+        self.turn = self.turn.other();
+    }
+
+    /// The generals face each other on an open file (bikjang).
+    pub fn bikjang(&self) -> bool {
+        self.board.generals_facing().is_some()
+    }
+
+    /// `None` when `m` is legal here, otherwise the first rule it breaks.
+    pub fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+        if self.passes >= 2 {
+            return Some(IllegalReason::GameOver);
+        }
+        if m.is_pass() {
+            return self.in_check().then_some(IllegalReason::PassNotAllowed);
+        }
+        let piece = match self.board.piece_at(m.from()) {
+            None => return Some(IllegalReason::NoPiece),
+            Some(p) if p.color() != self.turn => return Some(IllegalReason::NotYourPiece),
+            Some(p) => p,
+        };
+        if self.board.piece_at(m.to()).is_some_and(|p| p.color() == self.turn) {
+            return Some(IllegalReason::CapturesOwnPiece);
+        }
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        if list.contains(m) {
+            return None;
+        }
+        list.clear();
+        self.generate_pseudo(&mut list);
+        if list.contains(m) {
+            return Some(IllegalReason::LeavesGeneralAttacked);
+        }
+        if piece.kind() == PieceKind::Cannon {
+            return Some(IllegalReason::CannonNeedsOneScreen);
+        }
+        Some(IllegalReason::CannotMoveThatWay)
     }
 
     /// Would `m` (legal) give check?

@@ -176,13 +176,28 @@ impl Position {
 
     /// Appends the legal moves to `list`, the pass last.
     pub(super) fn generate(&self, list: &mut MoveList) {
+        self.generate_inner::<true>(list)
+    }
+
+    /// The moves the pieces can make whether or not they leave the general attacked
+    /// (the pass included unless in check): for explaining why a move is illegal.
+    pub(super) fn generate_pseudo(&self, list: &mut MoveList) {
+        self.generate_inner::<false>(list)
+    }
+
+    #[inline(always)]
+    fn generate_inner<const SAFE: bool>(&self, list: &mut MoveList) {
         if self.passes >= 2 {
             return;
         }
         let b = &self.board;
         let us = self.turn;
         let Some(king) = b.general(us) else { return };
-        let guard = self.guard(king);
+        let guard = if SAFE {
+            self.guard(king)
+        } else {
+            Guard { in_check: self.attacked_after(king, king, king), hot_from: 0, hot_to: 0 }
+        };
         let own = b.by_color(us);
         let enemy = b.by_color(us.other());
         let empty = !b.occupied();

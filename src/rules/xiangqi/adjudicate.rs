@@ -421,7 +421,8 @@ impl PieceIds {
 
 fn judge_events(game: &Game, events: &[Event]) -> Option<Ruling> {
     let ply = game.plies().len();
-    let e = events.iter().find(|e| e.ply == ply)?;
+    // A bikjang claim means nothing in Xiangqi, where the generals never face.
+    let e = events.iter().find(|e| e.ply == ply && !matches!(e.kind, EventKind::BikjangClaim(_)))?;
     Some(match e.kind {
         EventKind::Resign(c) => {
             decided(ply, GameResult::Win(c.other()), Termination::Resignation, Some(c), format!("{} resigns", c.name()))
@@ -434,6 +435,7 @@ fn judge_events(game: &Game, events: &[Event]) -> Option<Ruling> {
             format!("{} ran out of time", c.name()),
         ),
         EventKind::DrawAgreed => decided(ply, GameResult::Draw, Termination::AgreedDraw, None, "draw agreed".into()),
+        EventKind::BikjangClaim(_) => return None,
     })
 }
 
@@ -452,6 +454,7 @@ fn decided(
         cycle: None,
         checking_plies: Vec::new(),
         chases: Vec::new(),
+        points: None,
         moves_after_end: 0,
         explanation,
     }
