@@ -48,6 +48,7 @@ async fn legal_moves_include_the_pass() {
     let pass = resp.moves.iter().find(|m| m.iccs == "pass").expect("a pass");
     assert!(pass.is_pass && pass.from.is_none() && pass.to.is_none());
     assert_eq!(resp.moves.iter().filter(|m| m.is_pass).count(), 1);
+    assert!(resp.moves.last().is_some_and(|m| m.is_pass), "the pass is listed last");
     let status = resp.status.unwrap();
     assert_eq!(status.status, proto::GameStatus::Ongoing as i32);
     assert!(!status.bikjang);

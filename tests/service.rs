@@ -83,6 +83,7 @@ async fn list_legal_moves_from_the_start() {
         .unwrap()
         .into_inner();
     assert_eq!(resp.moves.len(), 44);
+    assert!(resp.moves.windows(2).all(|w| w[0].iccs < w[1].iccs), "ordered by move text");
     let cannon = resp.moves.iter().find(|m| m.iccs == "h2e2").expect("h2e2 listed");
     assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
     assert_eq!(cannon.from.as_ref().unwrap().name, "h2");

@@ -429,7 +429,7 @@ pub fn piece_kind(k: PieceKind) -> proto::PieceKind {
 }
 
 pub fn point(sq: Square) -> proto::Point {
-    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: sq.to_string() }
+    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: sq.name().to_string() }
 }
 
 /// Reads a structured point of the 9x10 board.

@@ -22,6 +22,11 @@ pub fn list_legal_moves(
     game.check_notations(&notations, "notations")?;
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
+    // The order of the ICCS texts, without comparing strings: file and rank of the
+    // from-point, then of the to-point; a pass last.
+    list.as_mut_slice().sort_unstable_by_key(|m| {
+        if m.is_pass() { [u8::MAX; 4] } else { [m.from().file(), m.from().rank(), m.to().file(), m.to().rank()] }
+    });
     let mut moves = game.describe_moves(list.as_slice());
     if !notations.is_empty() {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
@@ -33,7 +38,6 @@ pub fn list_legal_moves(
             described.warning = game.warning(m, rules) as i32;
         }
     }
-    moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
     Ok(proto::ListLegalMovesResponse { moves, status: Some(game.status()) })
