@@ -11,6 +11,7 @@ use chuhe::rules::history::Game;
 use chuhe::rules::perft;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::xiangqi::handicap::Preset;
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::engine::{Engine, EngineConfig};
 use chuhe::service::proto;
@@ -48,6 +49,10 @@ struct PositionArgs {
     /// Three Kingdoms: `--fen startpos` without flag bearers.
     #[arg(long)]
     no_flag_bearers: bool,
+    /// Xiangqi handicap start instead of `--fen` (two-moves, three-moves, four-moves,
+    /// one-horse, horse-and-move, two-horses, one-chariot, nine-pieces), with its rules.
+    #[arg(long)]
+    preset: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -154,6 +159,9 @@ struct ConvertArgs {
     /// Start position as FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
+    /// Xiangqi handicap start instead of `--fen` (see `moves --help`).
+    #[arg(long)]
+    preset: Option<String>,
     /// The moves to convert, in the `--from` notation, separated by spaces.
     #[arg(long)]
     moves: String,
@@ -197,7 +205,12 @@ impl NotationArg {
 /// `chuhe convert`: prints the converted moves on one line, or the response as JSON.
 fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
     let request = proto::ConvertMovesRequest {
-        start: Some(proto::Position { variant: proto::Variant::Xiangqi as i32, fen: args.fen, ..Default::default() }),
+        start: Some(proto::Position {
+            variant: proto::Variant::Xiangqi as i32,
+            fen: args.fen,
+            preset: proto_preset(args.preset.as_deref())?,
+            ..Default::default()
+        }),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
         from: args.from.proto() as i32,
         to: args.to.proto() as i32,
@@ -525,7 +538,25 @@ fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
         variant: variant as i32,
         fen: args.fen.clone(),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
+        preset: proto_preset(args.preset.as_deref())?,
         ..Default::default()
+    })
+}
+
+/// A handicap preset named on the command line.
+fn preset_arg(name: Option<&str>) -> Result<Option<Preset>, Failure> {
+    name.map(|n| Preset::from_name(n).ok_or_else(|| Failure(format!("unknown preset {n:?}")))).transpose()
+}
+
+/// The API's value for a preset named on the command line (unspecified when none).
+fn proto_preset(name: Option<&str>) -> Result<i32, Failure> {
+    Ok(match preset_arg(name)? {
+        None => proto::StartPreset::Unspecified as i32,
+        Some(p) => {
+            let api_name = format!("START_PRESET_{}", p.name().to_ascii_uppercase().replace('-', "_"));
+            proto::StartPreset::from_str_name(&api_name)
+                .ok_or_else(|| Failure(format!("preset {} has no API value", p.name())))? as i32
+        }
     })
 }
 
@@ -638,8 +669,10 @@ fn xiangqi_game(args: &PositionArgs) -> Result<Game, Failure> {
         Variant::Xiangqi => {}
         other => return Err(Failure(format!("variant {other:?} is not supported yet"))),
     }
-    let start = fen::xiangqi(&args.fen).map_err(|e| Failure(e.to_string()))?;
-    let mut game = Game::new(start);
+    let mut game = match preset_arg(args.preset.as_deref())? {
+        Some(p) => Game::with_handicap(p.position(), p.handicap()),
+        None => Game::new(fen::xiangqi(&args.fen).map_err(|e| Failure(e.to_string()))?),
+    };
     for (i, text) in args.moves.split_whitespace().enumerate() {
         let m = Move::parse_iccs(text).ok_or_else(|| Failure(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
         game.play(m).map_err(|_| Failure(format!("move {} ({text}) is illegal", i + 1)))?;

@@ -176,3 +176,24 @@ fn illegal_move_exits_2() {
     let err = failure(&chuhe(&["moves", "--fen", "startpos", "--moves", "cannon-to-e2"]));
     assert!(err.contains("ICCS"), "{err}");
 }
+
+#[test]
+fn handicap_presets_on_the_command_line() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    // One horse: Red's right horse is gone, so nothing moves from h0.
+    let (code, text) = run(&["moves", "--preset", "one-horse"]);
+    assert_eq!(code, Some(0));
+    assert!(!text.lines().any(|l| l.starts_with("h0")), "{text}");
+    assert!(text.lines().any(|l| l == "b0c2"), "{text}");
+    // Two extra moves: after Red's first move Red moves again.
+    let (_, text) = run(&["moves", "--preset", "two-moves", "--moves", "h2e2"]);
+    assert!(text.lines().any(|l| l == "h0g2") && !text.lines().any(|l| l == "h9g7"), "{text}");
+    let (code, text) = run(&["convert", "--preset", "two-moves", "--moves", "h2e2 h0g2", "--to", "chinese"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(text.trim(), "炮二平五 马二进三");
+    let (code, _) = run(&["moves", "--preset", "bogus"]);
+    assert_eq!(code, Some(2));
+}
