@@ -304,7 +304,8 @@ impl AnyGame {
 
     /// A legal move described for the API.
     pub fn describe_move(&self, m: Move) -> proto::Move {
-        self.describe_moves(&[m]).pop().expect("one move described")
+        // One move in, one description out; the default is never reached.
+        self.describe_moves(&[m]).pop().unwrap_or_default()
     }
 
     /// The game after the legal move `m`.
