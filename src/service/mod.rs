@@ -9,3 +9,4 @@ pub mod notation;
 pub mod proto;
 pub mod rules;
 pub mod server;
+pub mod three_kingdoms;

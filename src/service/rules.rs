@@ -6,6 +6,7 @@ use tonic::{Request, Response, Status};
 use super::convert::{self, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{self, rules_service_server::RulesService};
+use super::three_kingdoms;
 use crate::notation::{self, NotationErrorKind, fen};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Move, MoveList};
@@ -15,6 +16,9 @@ pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::list_legal_moves(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
@@ -43,6 +47,9 @@ pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::validate_move(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let rules = convert::optional_rule_set(req.rule_set, "rule_set")?;
     let game = convert::game(position, "position", limits)?;
@@ -111,6 +118,9 @@ pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::validate_game(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let mut game = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
@@ -140,6 +150,9 @@ pub fn validate_game(
 }
 
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::adjudicate(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let start = convert::new_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
