@@ -1,7 +1,7 @@
 //! Three Kingdoms over gRPC: the real server on an ephemeral port, generated clients.
 
 use chuhe::service::engine::EngineConfig;
-use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::service::proto::{self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient};
 use chuhe::service::server::{ServerConfig, serve};
 use tokio::net::TcpListener;
 use tonic::Code;
@@ -297,4 +297,80 @@ async fn bad_inputs_name_the_field() {
         .await
         .unwrap_err();
     assert_eq!(bad_field(&e), "rule_set");
+}
+
+#[tokio::test]
+async fn analyze_answers_a_legal_move_in_time() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let moves = vec!["Rh3-Rg3".to_string()];
+    let started = std::time::Instant::now();
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos", &moves)),
+            limits: Some(proto::SearchLimits { movetime_ms: 300, ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(started.elapsed() < std::time::Duration::from_millis(1500), "{:?}", started.elapsed());
+    assert!(resp.depth >= 1);
+    assert_eq!(resp.lines.len(), 1);
+    let checked = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("startpos", &moves)),
+            r#move: resp.best_move.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(checked.legal, "{}: {}", resp.best_move, checked.detail);
+    assert_eq!(checked.r#move.unwrap().player, proto::Player::Wu as i32);
+
+    let hint = analysis
+        .hint(proto::HintRequest {
+            position: Some(position("startpos", &[])),
+            movetime_ms: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(hint.r#move.unwrap().player, proto::Player::Shu as i32);
+
+    // AnalyzeStream is not served for Three Kingdoms.
+    let e = analysis
+        .analyze_stream(proto::AnalyzeStreamRequest { position: Some(position("", &[])), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unimplemented);
+}
+
+#[tokio::test]
+async fn analyze_takes_a_general() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel);
+    let fen = "4K4/9/9/4P4/9 4K4/9/4rR4/9/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position(fen, &[])),
+            limits: Some(proto::SearchLimits { depth: 3, ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.best_move, "Ge3xGe1");
+    let e = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position(fen, &[])),
+            search_moves: vec!["e3e1".to_string()],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "search_moves[0]");
 }

@@ -9,6 +9,7 @@
 //! repetition scores as a draw.
 
 pub mod eval;
+pub mod three_kingdoms;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

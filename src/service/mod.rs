@@ -10,3 +10,4 @@ pub mod proto;
 pub mod rules;
 pub mod server;
 pub mod three_kingdoms;
+pub mod three_kingdoms_analysis;
