@@ -193,7 +193,7 @@ impl Searcher<'_> {
                 (s, m)
             })
             .collect();
-        scored.sort_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
         scored.into_iter().map(|(_, m)| m).collect()
     }
 

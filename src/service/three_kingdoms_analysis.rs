@@ -110,7 +110,7 @@ pub async fn analyze(
     if r.multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
     }
-    let l = r.limits.clone().unwrap_or_default();
+    let l = r.limits.unwrap_or_default();
     let job = Job {
         position,
         limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
