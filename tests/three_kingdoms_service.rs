@@ -220,9 +220,13 @@ async fn leaving_at_the_start_shares_the_victory() {
 }
 
 async fn ask(rules: &mut RulesServiceClient<Channel>, text: &str) -> proto::ValidateMoveResponse {
+    ask_in(rules, "", text).await
+}
+
+async fn ask_in(rules: &mut RulesServiceClient<Channel>, fen: &str, text: &str) -> proto::ValidateMoveResponse {
     rules
         .validate_move(proto::ValidateMoveRequest {
-            position: Some(position("", &[])),
+            position: Some(position(fen, &[])),
             r#move: text.to_string(),
             ..Default::default()
         })
@@ -243,6 +247,13 @@ async fn illegal_moves_have_reasons() {
     let r = ask(&mut rules, "Ra1-Rb2").await;
     assert_eq!(r.reason, proto::IllegalMoveReason::CannotMoveThatWay as i32);
     assert!(!r.detail.is_empty());
+    // Shu's horse on Re2 shields its general from Wu's chariot on Re4.
+    let pinned = "4K4/4N4/9/4gR4/9 4K4/9/9/4P4/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let r = ask_in(&mut rules, pinned, "Re2-Rd4").await;
+    assert_eq!(r.reason, proto::IllegalMoveReason::LeavesGeneralAttacked as i32, "{}", r.detail);
+    let r = ask_in(&mut rules, pinned, "Re1-Rd1").await;
+    assert!(r.legal, "{}", r.detail);
+    assert_eq!(r.status.unwrap().side_to_move, proto::Player::Wu as i32);
 }
 
 #[tokio::test]
