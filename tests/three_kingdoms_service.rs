@@ -385,3 +385,22 @@ async fn analyze_takes_a_general() {
         .unwrap_err();
     assert_eq!(bad_field(&e), "search_moves[0]");
 }
+
+#[tokio::test]
+async fn the_third_repetition_draws() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let cycle = ["Ra1-Ra2", "Ga1-Ga2", "Ba1-Ba2", "Ra2-Ra1", "Ga2-Ga1", "Ba2-Ba1"];
+    let moves: Vec<String> = cycle.iter().cycle().take(13).map(|m| m.to_string()).collect();
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", &moves)), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(judged.result, proto::GameResult::Draw as i32);
+    assert_eq!(judged.termination, proto::Termination::RepetitionDraw as i32);
+    assert_eq!(judged.decided_at_ply, 12);
+    assert_eq!(judged.moves_after_end, 1);
+    assert!(judged.winners.is_empty());
+    assert!(judged.rule.contains("repetition"), "{}", judged.rule);
+}
