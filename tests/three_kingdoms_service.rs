@@ -404,3 +404,22 @@ async fn the_third_repetition_draws() {
     assert!(judged.winners.is_empty());
     assert!(judged.rule.contains("repetition"), "{}", judged.rule);
 }
+
+#[tokio::test]
+async fn a_move_onto_a_rival_generals_file_gives_check() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let fen = "4K4/9/9/4P4/9 4K4/9/3rR5/9/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let r = ask_in(&mut rules, fen, "Gd3-Ge3").await;
+    assert!(r.legal, "{}", r.detail);
+    let m = r.r#move.unwrap();
+    assert!(m.gives_check);
+    assert_eq!(m.piece, proto::PieceKind::Chariot as i32);
+    let status = r.status.unwrap();
+    assert_eq!(status.side_to_move, proto::Player::Wu as i32);
+    assert!(status.in_check);
+    assert_eq!(status.checkers[0].name, "Ge3");
+    let r = ask_in(&mut rules, fen, "Gd3-Gc3").await;
+    assert!(r.legal, "{}", r.detail);
+    assert!(!r.r#move.unwrap().gives_check);
+}
