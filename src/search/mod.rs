@@ -16,6 +16,7 @@
 
 pub mod eval;
 pub mod janggi_eval;
+pub mod three_kingdoms;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

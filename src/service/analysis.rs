@@ -14,6 +14,7 @@ use super::convert::{AnyGame, ContentLimits};
 use super::engine::{CancelOnDrop, Engine, deadline};
 use super::errors::bad_request;
 use super::proto::{self, analysis_service_server::AnalysisService};
+use super::three_kingdoms_analysis;
 use crate::rules::types::Move;
 use crate::search::{self, Outcome, Params, Report, Score, StopReason};
 
@@ -204,6 +205,9 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::AnalyzeResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+            return three_kingdoms_analysis::analyze(&self.engine, r, self.limits, timeout).await.map(Response::new);
+        }
         let job = job(
             &self.engine,
             r.position.as_ref(),
@@ -275,6 +279,9 @@ impl AnalysisService for Analysis {
     async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+            return three_kingdoms_analysis::hint(&self.engine, r, self.limits, timeout).await.map(Response::new);
+        }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;

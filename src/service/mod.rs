@@ -9,3 +9,5 @@ pub mod notation;
 pub mod proto;
 pub mod rules;
 pub mod server;
+pub mod three_kingdoms;
+pub mod three_kingdoms_analysis;

@@ -6,6 +6,7 @@ use tonic::{Request, Response, Status};
 use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{self, rules_service_server::RulesService};
+use super::three_kingdoms;
 use crate::rules::janggi;
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move, MoveList};
@@ -15,6 +16,9 @@ pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::list_legal_moves(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let game = AnyGame::from_request(position, "position", limits)?;
     let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
@@ -47,6 +51,9 @@ pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::validate_move(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let game = AnyGame::from_request(position, "position", limits)?;
     let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
@@ -106,6 +113,9 @@ pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::validate_game(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let mut game = AnyGame::start(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
@@ -134,6 +144,9 @@ pub fn validate_game(
 }
 
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
+    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        return three_kingdoms::adjudicate(req, limits);
+    }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let start = AnyGame::start(position, "position")?;
     let variant = start.variant();

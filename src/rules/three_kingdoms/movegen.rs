@@ -402,7 +402,7 @@ impl Position {
     /// won).
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
-        self.generate::<false>(list);
+        self.generate::<false, false>(list);
     }
 
     /// How many legal moves there are.
@@ -415,12 +415,19 @@ impl Position {
     /// Does the side to move have a legal move? Stops at the first one.
     pub(super) fn has_legal_move(&self) -> bool {
         let mut list = MoveList::new();
-        self.generate::<true>(&mut list)
+        self.generate::<true, false>(&mut list)
+    }
+
+    /// Appends every move the side to move's pieces can make, whether or not it
+    /// leaves its general attacked or facing a rival general (for explaining why a
+    /// move is illegal).
+    pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        self.generate::<false, true>(list);
     }
 
     /// Appends the legal moves to `list`; with `FIRST`, stops after the first and
     /// returns whether there was one.
-    fn generate<const FIRST: bool>(&self, list: &mut MoveList) -> bool {
+    fn generate<const FIRST: bool, const PSEUDO: bool>(&self, list: &mut MoveList) -> bool {
         let us = self.side.index();
         let king = self.generals[us] as usize;
         if self.controller[us].index() != us || self.live_count() < 2 {
@@ -437,7 +444,7 @@ impl Position {
         macro_rules! emit {
             ($from:expr, $to:expr) => {{
                 let (from, to) = ($from, $to);
-                if !guard.needs_test(from, to) || !self.exposed_after(us, king, from, to) {
+                if PSEUDO || !guard.needs_test(from, to) || !self.exposed_after(us, king, from, to) {
                     list.push(Move::from_indices(from, to));
                     if FIRST {
                         return true;

@@ -1,0 +1,423 @@
+//! RulesService for Three Kingdoms Xiangqi (`VARIANT_THREE_KINGDOMS`).
+//!
+//! - `Position.fen` is the Three Kingdoms position text (see
+//!   `rules::three_kingdoms::text`), or empty / `startpos` for the start position with
+//!   flag bearers. To play without flag bearers, send the start position text with its
+//!   flag bearer field `-` (`text::START_WITHOUT_FLAG_BEARERS`). `preset` and the Janggi
+//!   setups do not apply and must be left unset (or `START_PRESET_STANDARD`).
+//! - Moves (`Position.moves`, `ValidateMoveRequest.move`) are point-name text,
+//!   `Rh3-Re3` or `Rh3xRe3`; `ValidateMoveRequest.from`/`to` are read by `Point.name`.
+//!   Answers carry the point-name text in `Move.iccs`, and points with `name`, `file`
+//!   (0-8 from the owner's left) and `rank` (1-5 from the owner's back rank).
+//! - `PositionStatus`: `side_to_move` is a kingdom (SHU, WU, WEI), `eliminated` lists
+//!   the defeated kingdoms in the order they fell (those already defeated in the given
+//!   position text first, in turn order), `status` is ENDED once one kingdom is left;
+//!   `fen` is the position text.
+//! - `Move.gives_check`: after the move, a rival general is attacked (or faces a
+//!   general) by a piece the mover controls.
+//! - Adjudicate: RESIGN, TIMEOUT and LEAVE events name the kingdom; a kingdom in play
+//!   that resigns, times out or leaves ends the game, the two others sharing the
+//!   victory (`GAME_RESULT_SHARED_VICTORY`, `winners`) or the last one winning
+//!   (`GAME_RESULT_WIN`, `winner`). The board decides with GENERAL_CAPTURED (the last
+//!   kingdom with a general); draws are REPETITION_DRAW (third occurrence) and
+//!   MOVE_LIMIT (180 plies without capture or defeat). The only rule set is
+//!   `RULE_SET_THREE_KINGDOMS_V1` (or unset).
+
+use tonic::Status;
+
+use super::convert::ContentLimits;
+use super::errors::bad_request;
+use super::proto;
+use crate::rules::three_kingdoms::outcome::{self, Event, EventKind, Game, GameResult, Termination};
+use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Point, Position, Setup, text};
+
+/// The kingdom as a proto player.
+pub fn player(k: Kingdom) -> proto::Player {
+    match k {
+        Kingdom::Shu => proto::Player::Shu,
+        Kingdom::Wu => proto::Player::Wu,
+        Kingdom::Wei => proto::Player::Wei,
+    }
+}
+
+fn kingdom(p: i32) -> Option<Kingdom> {
+    match proto::Player::try_from(p) {
+        Ok(proto::Player::Shu) => Some(Kingdom::Shu),
+        Ok(proto::Player::Wu) => Some(Kingdom::Wu),
+        Ok(proto::Player::Wei) => Some(Kingdom::Wei),
+        _ => None,
+    }
+}
+
+pub fn piece_kind(k: Kind) -> proto::PieceKind {
+    match k {
+        Kind::General => proto::PieceKind::General,
+        Kind::Advisor => proto::PieceKind::Advisor,
+        Kind::Elephant => proto::PieceKind::Elephant,
+        Kind::Horse => proto::PieceKind::Horse,
+        Kind::Chariot => proto::PieceKind::Chariot,
+        Kind::Cannon => proto::PieceKind::Cannon,
+        Kind::Soldier => proto::PieceKind::Soldier,
+        Kind::FlagBearer => proto::PieceKind::FlagBearer,
+    }
+}
+
+pub fn point(p: Point) -> proto::Point {
+    proto::Point { file: p.file() as u32, rank: p.rank() as u32, name: p.to_string() }
+}
+
+/// The start position of a request: the position text, or the start position.
+pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Status> {
+    match proto::StartPreset::try_from(p.preset) {
+        Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => {}
+        _ => return Err(bad_request(format!("{field}.preset"), "Three Kingdoms has no start presets")),
+    }
+    if p.red_setup != 0 || p.black_setup != 0 {
+        return Err(bad_request(format!("{field}.red_setup"), "Janggi setups do not apply to Three Kingdoms"));
+    }
+    let fen = p.fen.trim();
+    if fen.is_empty() || fen.eq_ignore_ascii_case("startpos") {
+        return Ok(Position::startpos(true));
+    }
+    Position::from_text(fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))
+}
+
+/// The moves of `Position.moves`, read as point-name text (not yet checked for
+/// legality).
+pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Vec<Move>, Status> {
+    if p.moves.len() > limits.max_game_plies {
+        return Err(bad_request(
+            format!("{field}.moves"),
+            format!("at most {} moves, got {}", limits.max_game_plies, p.moves.len()),
+        ));
+    }
+    p.moves
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Move::parse(t).map_err(|e| bad_request(format!("{field}.moves[{i}]"), format!("{t:?}: {e}"))))
+        .collect()
+}
+
+/// Why `m` is illegal in `pos`, or `None` when it is legal.
+pub fn explain_illegal(pos: &Position, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
+    use proto::IllegalMoveReason as R;
+    if pos.winner().is_some() {
+        return Some((R::Unspecified, "the game is over: one kingdom is left".to_string()));
+    }
+    let side = pos.side_to_move();
+    let Some(piece) = pos.piece_at(m.from()) else {
+        return Some((R::NoPiece, format!("no piece on {}", m.from())));
+    };
+    if pos.controller_of(piece) != side {
+        return Some((
+            R::NotYourPiece,
+            format!(
+                "the {} on {} is {}'s, and {side} is to move",
+                piece.kind().name(),
+                m.from(),
+                pos.controller_of(piece)
+            ),
+        ));
+    }
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    if list.contains(m) {
+        return None;
+    }
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    if !pseudo.contains(m) {
+        return Some((
+            R::CannotMoveThatWay,
+            format!("the {} on {} cannot move to {}", piece.kind().name(), m.from(), m.to()),
+        ));
+    }
+    // The piece can go there, but the move exposes the general: facing or attacked?
+    let mut setup: Setup = pos.to_setup();
+    setup.board[m.to().index()] = setup.board[m.from().index()].take();
+    setup.side_to_move = side.next();
+    let facing = Position::from_setup(setup).is_ok_and(|after| {
+        after.attackers_of_general(side).iter().any(|&p| after.piece_at(p).is_some_and(|q| q.kind() == Kind::General))
+    });
+    if facing {
+        Some((R::GeneralsFace, format!("{} would leave {side}'s general facing a rival general", m)))
+    } else {
+        Some((R::LeavesGeneralAttacked, format!("{} would leave {side}'s general attacked", m)))
+    }
+}
+
+/// The game of a request: its start position and every move of `Position.moves`
+/// played; an illegal move is INVALID_ARGUMENT naming it.
+fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Status> {
+    let start = start_position(p, field)?;
+    let moves = parse_moves(p, field, limits)?;
+    let mut game = Game::new(start);
+    for (i, &m) in moves.iter().enumerate() {
+        if let Some((_, detail)) = explain_illegal(game.position(), m) {
+            return Err(bad_request(format!("{field}.moves[{i}]"), format!("{m} is illegal: {detail}")));
+        }
+        let _ = game.play(m);
+    }
+    Ok(game)
+}
+
+/// The kingdoms defeated, in the order they fell: those defeated in the start position
+/// first, then the defeats of the record.
+fn eliminated(game: &Game) -> Vec<Kingdom> {
+    let mut out: Vec<Kingdom> = Kingdom::ALL.into_iter().filter(|&k| game.start().is_defeated(k)).collect();
+    out.extend(game.defeats().iter().map(|d| d.kingdom));
+    out
+}
+
+pub fn status(pos: &Position, eliminated: &[Kingdom]) -> proto::PositionStatus {
+    let side = pos.side_to_move();
+    let ended = pos.winner().is_some();
+    let checkers = if ended { Vec::new() } else { pos.attackers_of_general(side) };
+    proto::PositionStatus {
+        status: if ended { proto::GameStatus::Ended } else { proto::GameStatus::Ongoing } as i32,
+        in_check: !checkers.is_empty(),
+        checkers: checkers.into_iter().map(point).collect(),
+        side_to_move: player(side) as i32,
+        fen: pos.to_text(),
+        eliminated: eliminated.iter().map(|&k| player(k) as i32).collect(),
+        bikjang: false,
+    }
+}
+
+fn game_status(game: &Game) -> proto::PositionStatus {
+    status(game.position(), &eliminated(game))
+}
+
+/// Does the mover, after playing, attack (or face) a rival general?
+fn gives_check(after: &Position, mover: Kingdom) -> bool {
+    after.kingdoms_in_play().filter(|&k| k != mover).any(|k| {
+        after
+            .attackers_of_general(k)
+            .iter()
+            .any(|&p| after.piece_at(p).is_some_and(|q| after.controller_of(q) == mover))
+    })
+}
+
+/// A legal move of `pos`, described.
+pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
+    let mover = pos.side_to_move();
+    let piece = pos.piece_at(m.from());
+    let captured = pos.piece_at(m.to());
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    proto::Move {
+        iccs: pos.move_text(m),
+        from: Some(point(m.from())),
+        to: Some(point(m.to())),
+        piece: piece.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
+        captured: captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
+        captured_owner: captured.map_or(proto::Player::Unspecified, |p| player(pos.controller_of(p))) as i32,
+        player: player(mover) as i32,
+        gives_check: gives_check(&after, mover),
+        ..Default::default()
+    }
+}
+
+fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
+    match proto::RuleSet::try_from(rule_set) {
+        Ok(proto::RuleSet::Unspecified | proto::RuleSet::ThreeKingdomsV1) => Ok(()),
+        _ => Err(bad_request(field, "Three Kingdoms is played under RULE_SET_THREE_KINGDOMS_V1")),
+    }
+}
+
+fn check_notations(list: &[i32], field: &str) -> Result<(), Status> {
+    for (i, &n) in list.iter().enumerate() {
+        match proto::Notation::try_from(n) {
+            Ok(proto::Notation::Unspecified) => {}
+            _ => {
+                return Err(bad_request(
+                    format!("{field}[{i}]"),
+                    "Three Kingdoms moves are written only as point names (Move.iccs)",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn list_legal_moves(
+    req: &proto::ListLegalMovesRequest,
+    limits: ContentLimits,
+) -> Result<proto::ListLegalMovesResponse, Status> {
+    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    check_rule_set(req.rule_set, "rule_set")?;
+    check_notations(&req.notations, "notations")?;
+    let game = game(position, "position", limits)?;
+    let pos = game.position();
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    let mut moves: Vec<proto::Move> = list.iter().map(|&m| describe_move(pos, m)).collect();
+    moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
+    metrics::counter!("chuhe_positions_checked_total").increment(1);
+    metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
+    Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(&game)) })
+}
+
+fn named_point(p: &proto::Point, field: &str) -> Result<Point, Status> {
+    if p.name.trim().is_empty() {
+        return Err(bad_request(format!("{field}.name"), "Three Kingdoms points are given by name (like Rh3)"));
+    }
+    Point::parse(p.name.trim()).map_err(|e| bad_request(format!("{field}.name"), e.to_string()))
+}
+
+pub fn validate_move(
+    req: &proto::ValidateMoveRequest,
+    limits: ContentLimits,
+) -> Result<proto::ValidateMoveResponse, Status> {
+    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    check_rule_set(req.rule_set, "rule_set")?;
+    check_notations(&req.notations, "notations")?;
+    match proto::Notation::try_from(req.notation) {
+        Ok(proto::Notation::Unspecified) => {}
+        _ => return Err(bad_request("notation", "Three Kingdoms moves are written only as point names")),
+    }
+    let mut game = game(position, "position", limits)?;
+    let m = if req.r#move.trim().is_empty() {
+        let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
+        let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
+        let (from, to) = (named_point(from, "from")?, named_point(to, "to")?);
+        if from == to {
+            return Err(bad_request("to", "from and to are the same point"));
+        }
+        Move::new(from, to)
+    } else {
+        let t = req.r#move.trim();
+        let m = Move::parse(t).map_err(|e| bad_request("move", format!("{t:?}: {e}")))?;
+        if t.chars().nth(3).is_some_and(|c| c == 'x' || c == 'X') && game.position().piece_at(m.to()).is_none() {
+            return Ok(proto::ValidateMoveResponse {
+                legal: false,
+                reason: proto::IllegalMoveReason::CannotMoveThatWay as i32,
+                detail: format!("{m} is written as a capture but takes nothing"),
+                ..Default::default()
+            });
+        }
+        m
+    };
+    metrics::counter!("chuhe_positions_checked_total").increment(1);
+    if let Some((reason, detail)) = explain_illegal(game.position(), m) {
+        return Ok(proto::ValidateMoveResponse { legal: false, reason: reason as i32, detail, ..Default::default() });
+    }
+    let described = describe_move(game.position(), m);
+    let _ = game.play(m);
+    Ok(proto::ValidateMoveResponse {
+        legal: true,
+        reason: proto::IllegalMoveReason::Unspecified as i32,
+        detail: String::new(),
+        r#move: Some(described),
+        status: Some(game_status(&game)),
+        fen_after: game.position().to_text(),
+    })
+}
+
+pub fn validate_game(
+    req: &proto::ValidateGameRequest,
+    limits: ContentLimits,
+) -> Result<proto::ValidateGameResponse, Status> {
+    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    let start = start_position(position, "position")?;
+    let moves = parse_moves(position, "position", limits)?;
+    let mut game = Game::new(start);
+    let mut illegal = None;
+    for (i, &m) in moves.iter().enumerate() {
+        if let Some(why) = explain_illegal(game.position(), m) {
+            illegal = Some((i, m, why));
+            break;
+        }
+        let _ = game.play(m);
+    }
+    metrics::counter!("chuhe_positions_checked_total").increment(game.plies().len() as u64 + 1);
+    let mut resp = proto::ValidateGameResponse {
+        legal: illegal.is_none(),
+        final_status: Some(game_status(&game)),
+        final_fen: game.position().to_text(),
+        plies: game.plies().len() as u32,
+        ..Default::default()
+    };
+    if let Some((i, m, (reason, detail))) = illegal {
+        resp.first_illegal_index = i as u32;
+        resp.reason = reason as i32;
+        resp.detail = format!("{m} is illegal: {detail}");
+    }
+    Ok(resp)
+}
+
+fn event(e: &proto::GameEvent, field: &str) -> Result<Event, Status> {
+    let k = kingdom(e.player).ok_or_else(|| bad_request(format!("{field}.player"), "name SHU, WU or WEI"))?;
+    let kind = match proto::GameEventKind::try_from(e.kind) {
+        Ok(proto::GameEventKind::Resign) => EventKind::Resign(k),
+        Ok(proto::GameEventKind::Timeout) => EventKind::Timeout(k),
+        Ok(proto::GameEventKind::Leave) => EventKind::Leave(k),
+        _ => return Err(bad_request(format!("{field}.kind"), "Three Kingdoms events are RESIGN, TIMEOUT and LEAVE")),
+    };
+    Ok(Event { kind, ply: e.ply as usize })
+}
+
+fn termination(t: Option<Termination>) -> proto::Termination {
+    match t {
+        None => proto::Termination::None,
+        Some(Termination::LastGeneral) => proto::Termination::GeneralCaptured,
+        Some(Termination::Repetition) => proto::Termination::RepetitionDraw,
+        Some(Termination::QuietPlyLimit) => proto::Termination::MoveLimit,
+        Some(Termination::Resignation) => proto::Termination::Resignation,
+        Some(Termination::Timeout) => proto::Termination::Timeout,
+        Some(Termination::Left) => proto::Termination::LeftGame,
+    }
+}
+
+pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
+    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+    check_rule_set(req.rule_set, "rule_set")?;
+    let start = start_position(position, "position")?;
+    let moves = parse_moves(position, "position", limits)?;
+    let events =
+        req.events.iter().enumerate().map(|(i, e)| event(e, &format!("events[{i}]"))).collect::<Result<Vec<_>, _>>()?;
+    if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| e.ply > moves.len()) {
+        return Err(bad_request(
+            format!("events[{i}].ply"),
+            format!("ply {} is past the record's {} moves", e.ply, moves.len()),
+        ));
+    }
+    let ruling = outcome::adjudicate(&start, &moves, &events).map_err(|e| match e {
+        outcome::AdjudicationError::IllegalMove { ply, mv } => {
+            bad_request(format!("position.moves[{}]", ply - 1), format!("{mv} is illegal"))
+        }
+        outcome::AdjudicationError::EventAfterRecord { index, .. } => {
+            bad_request(format!("events[{index}].ply"), e.to_string())
+        }
+    })?;
+    let mut end = Game::new(start);
+    for &m in &moves[..ruling.decided_at_ply] {
+        let _ = end.play(m);
+    }
+    let term = termination(ruling.termination);
+    metrics::counter!("chuhe_adjudications_total", "rule" => term.as_str_name()).increment(1);
+    let (result, winners) = match ruling.result {
+        GameResult::Ongoing => (proto::GameResult::Ongoing, vec![]),
+        GameResult::Draw => (proto::GameResult::Draw, vec![]),
+        GameResult::Win(k) => (proto::GameResult::Win, vec![k]),
+        GameResult::SharedWin(a, b) => (proto::GameResult::SharedVictory, vec![a, b]),
+    };
+    let winner = if winners.len() == 1 { player(winners[0]) } else { proto::Player::Unspecified };
+    Ok(proto::AdjudicateResponse {
+        result: result as i32,
+        termination: term as i32,
+        rule: format!("three kingdoms v1: {}", ruling.termination.map_or("none", |t| t.name())),
+        side_at_fault: ruling.by.map_or(proto::Player::Unspecified, player) as i32,
+        decided_at_ply: ruling.decided_at_ply as u32,
+        explanation: ruling.explanation.clone(),
+        winner: winner as i32,
+        winners: winners.iter().map(|&k| player(k) as i32).collect(),
+        rule_set: req.rule_set,
+        final_status: Some(game_status(&end)),
+        moves_after_end: ruling.moves_after_end as u32,
+        ..Default::default()
+    })
+}
+
+/// The position text of the start position without flag bearers.
+pub const START_WITHOUT_FLAG_BEARERS: &str = text::START_WITHOUT_FLAG_BEARERS;

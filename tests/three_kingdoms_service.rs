@@ -1,0 +1,437 @@
+//! Three Kingdoms over gRPC: the real server on an ephemeral port, generated clients.
+
+use chuhe::service::engine::EngineConfig;
+use chuhe::service::proto::{
+    self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
+};
+use chuhe::service::server::{ServerConfig, serve};
+use tokio::net::TcpListener;
+use tonic::Code;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+async fn start() -> (Channel, tokio::sync::oneshot::Sender<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let engine = EngineConfig { hash_mb: 8, workers: 2, ..EngineConfig::default() };
+    let config = ServerConfig { engine, ..ServerConfig::default() };
+    tokio::spawn(async move {
+        serve(config, listener, async move {
+            let _ = rx.await;
+        })
+        .await
+        .expect("server runs");
+    });
+    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.expect("connect");
+    (channel, tx)
+}
+
+fn position(fen: &str, moves: &[String]) -> proto::Position {
+    proto::Position {
+        variant: proto::Variant::ThreeKingdoms as i32,
+        fen: fen.to_string(),
+        moves: moves.to_vec(),
+        ..Default::default()
+    }
+}
+
+fn bad_field(status: &tonic::Status) -> String {
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    let details = status.get_error_details();
+    let bad = details.bad_request().expect("BadRequest detail");
+    assert!(!bad.field_violations[0].description.is_empty());
+    bad.field_violations[0].field.clone()
+}
+
+#[tokio::test]
+async fn legal_moves_from_the_start() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let resp = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", &[])),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.moves.len(), 40);
+    let status = resp.status.unwrap();
+    assert_eq!(status.side_to_move, proto::Player::Shu as i32);
+    assert_eq!(status.status, proto::GameStatus::Ongoing as i32);
+    assert!(status.eliminated.is_empty());
+    let cannon = resp.moves.iter().find(|m| m.iccs == "Rh3-Rg3").expect("the cannon along its rank");
+    assert_eq!(cannon.from.as_ref().unwrap().name, "Rh3");
+    assert_eq!(cannon.to.as_ref().unwrap().name, "Rg3");
+    assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
+    assert_eq!(cannon.player, proto::Player::Shu as i32);
+
+    // Without flag bearers: the position text says so.
+    let resp = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position(chuhe::rules::three_kingdoms::text::START_WITHOUT_FLAG_BEARERS, &[])),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.moves.len(), 44);
+}
+
+/// A small deterministic generator for the random game.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[tokio::test]
+async fn a_random_game_through_the_service() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let mut rng = Lcg(7);
+    let mut moves: Vec<String> = Vec::new();
+    let mut eliminated = Vec::new();
+    while moves.len() < 300 {
+        let listed = rules
+            .list_legal_moves(proto::ListLegalMovesRequest {
+                position: Some(position("", &moves)),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let status = listed.status.unwrap();
+        if status.status == proto::GameStatus::Ended as i32 {
+            assert!(listed.moves.is_empty());
+            break;
+        }
+        assert!(!listed.moves.is_empty());
+        // Prefer captures, so that the game has defeats.
+        let captures: Vec<_> = listed.moves.iter().filter(|m| m.captured != 0).collect();
+        let pick = if !captures.is_empty() && rng.next(3) > 0 {
+            captures[rng.next(captures.len())].clone()
+        } else {
+            listed.moves[rng.next(listed.moves.len())].clone()
+        };
+        let checked = rules
+            .validate_move(proto::ValidateMoveRequest {
+                position: Some(position("", &moves)),
+                r#move: pick.iccs.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(checked.legal, "{} {:?}", pick.iccs, checked.detail);
+        assert_eq!(checked.r#move.as_ref().unwrap().iccs, pick.iccs);
+        // The same move given by points.
+        let by_points = rules
+            .validate_move(proto::ValidateMoveRequest {
+                position: Some(position("", &moves)),
+                from: pick.from.clone(),
+                to: Some(proto::Point { name: pick.to.as_ref().unwrap().name.clone(), ..Default::default() }),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(by_points.legal);
+        moves.push(pick.iccs.clone());
+        let after = checked.status.unwrap();
+        assert_eq!(after.fen, checked.fen_after);
+        assert!(after.eliminated.len() >= eliminated.len());
+        eliminated = after.eliminated.clone();
+        if after.status != proto::GameStatus::Ended as i32 {
+            assert!(!eliminated.contains(&after.side_to_move));
+        }
+    }
+    let game = rules
+        .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", &moves)) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(game.legal, "{}", game.detail);
+    assert_eq!(game.plies as usize, moves.len());
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", &moves)), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    let final_status = game.final_status.unwrap();
+    assert_eq!(final_status.eliminated, eliminated);
+    if final_status.status == proto::GameStatus::Ended as i32 {
+        assert_eq!(judged.result, proto::GameResult::Win as i32);
+        assert_eq!(judged.termination, proto::Termination::GeneralCaptured as i32);
+        assert_eq!(judged.winner, final_status.side_to_move);
+        assert_eq!(judged.decided_at_ply as usize, moves.len());
+    } else if judged.result == proto::GameResult::Ongoing as i32 {
+        assert_eq!(judged.final_status.unwrap().fen, game.final_fen);
+    } else {
+        assert_eq!(judged.result, proto::GameResult::Draw as i32);
+    }
+
+    // A kingdom in play resigning at the end: the others share the victory, or the
+    // last one wins.
+    if final_status.status != proto::GameStatus::Ended as i32 && judged.result == proto::GameResult::Ongoing as i32 {
+        let resigner = final_status.side_to_move;
+        let judged = rules
+            .adjudicate(proto::AdjudicateRequest {
+                position: Some(position("startpos", &moves)),
+                events: vec![proto::GameEvent {
+                    kind: proto::GameEventKind::Resign as i32,
+                    player: resigner,
+                    ply: moves.len() as u32,
+                }],
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(judged.termination, proto::Termination::Resignation as i32);
+        assert_eq!(judged.side_at_fault, resigner);
+        if final_status.eliminated.is_empty() {
+            assert_eq!(judged.result, proto::GameResult::SharedVictory as i32);
+            assert_eq!(judged.winners.len(), 2);
+            assert!(!judged.winners.contains(&resigner));
+        } else {
+            assert_eq!(judged.result, proto::GameResult::Win as i32);
+            assert_ne!(judged.winner, resigner);
+        }
+    }
+}
+
+#[tokio::test]
+async fn leaving_at_the_start_shares_the_victory() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position("startpos", &["Rh3-Rg3".to_string()])),
+            events: vec![proto::GameEvent {
+                kind: proto::GameEventKind::Leave as i32,
+                player: proto::Player::Wu as i32,
+                ply: 1,
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(judged.result, proto::GameResult::SharedVictory as i32);
+    assert_eq!(judged.termination, proto::Termination::LeftGame as i32);
+    assert_eq!(judged.winners, vec![proto::Player::Shu as i32, proto::Player::Wei as i32]);
+    assert_eq!(judged.winner, proto::Player::Unspecified as i32);
+}
+
+async fn ask(rules: &mut RulesServiceClient<Channel>, text: &str) -> proto::ValidateMoveResponse {
+    ask_in(rules, "", text).await
+}
+
+async fn ask_in(rules: &mut RulesServiceClient<Channel>, fen: &str, text: &str) -> proto::ValidateMoveResponse {
+    rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position(fen, &[])),
+            r#move: text.to_string(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+#[tokio::test]
+async fn illegal_moves_have_reasons() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let r = ask(&mut rules, "Re2-Re3").await;
+    assert!(!r.legal);
+    assert_eq!(r.reason, proto::IllegalMoveReason::NoPiece as i32);
+    let r = ask(&mut rules, "Gh3-Ge3").await;
+    assert_eq!(r.reason, proto::IllegalMoveReason::NotYourPiece as i32);
+    let r = ask(&mut rules, "Ra1-Rb2").await;
+    assert_eq!(r.reason, proto::IllegalMoveReason::CannotMoveThatWay as i32);
+    assert!(!r.detail.is_empty());
+    // Shu's horse on Re2 shields its general from Wu's chariot on Re4.
+    let pinned = "4K4/4N4/9/4gR4/9 4K4/9/9/4P4/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let r = ask_in(&mut rules, pinned, "Re2-Rd4").await;
+    assert_eq!(r.reason, proto::IllegalMoveReason::LeavesGeneralAttacked as i32, "{}", r.detail);
+    let r = ask_in(&mut rules, pinned, "Re1-Rd1").await;
+    assert!(r.legal, "{}", r.detail);
+    assert_eq!(r.status.unwrap().side_to_move, proto::Player::Wu as i32);
+}
+
+#[tokio::test]
+async fn bad_inputs_name_the_field() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let e = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("nonsense", &[])),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "position.fen");
+    let e = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("", &["Rh3-Rg3".to_string(), "h2e2".to_string()])),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "position.moves[1]");
+    let e = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("", &["Rh3-Rg3".to_string(), "Rh1-Rh5".to_string()])),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "position.moves[1]");
+    let e = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("", &[])),
+            r#move: "Rz9-Re3".to_string(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "move");
+    let e = rules
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position("", &[])),
+            events: vec![proto::GameEvent {
+                kind: proto::GameEventKind::Resign as i32,
+                player: proto::Player::Red as i32,
+                ply: 0,
+            }],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "events[0].player");
+    let e = rules
+        .adjudicate(proto::AdjudicateRequest {
+            position: Some(position("", &[])),
+            rule_set: proto::RuleSet::SimplifiedV1 as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "rule_set");
+}
+
+#[tokio::test]
+async fn analyze_answers_a_legal_move_in_time() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let moves = vec!["Rh3-Rg3".to_string()];
+    let started = std::time::Instant::now();
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos", &moves)),
+            limits: Some(proto::SearchLimits { movetime_ms: 300, ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(started.elapsed() < std::time::Duration::from_millis(1500), "{:?}", started.elapsed());
+    assert!(resp.depth >= 1);
+    assert_eq!(resp.lines.len(), 1);
+    let checked = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("startpos", &moves)),
+            r#move: resp.best_move.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(checked.legal, "{}: {}", resp.best_move, checked.detail);
+    assert_eq!(checked.r#move.unwrap().player, proto::Player::Wu as i32);
+
+    let hint = analysis
+        .hint(proto::HintRequest { position: Some(position("startpos", &[])), movetime_ms: 100, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(hint.r#move.unwrap().player, proto::Player::Shu as i32);
+
+    // AnalyzeStream is not served for Three Kingdoms.
+    let e = analysis
+        .analyze_stream(proto::AnalyzeStreamRequest { position: Some(position("", &[])), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), Code::Unimplemented);
+}
+
+#[tokio::test]
+async fn analyze_takes_a_general() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel);
+    let fen = "4K4/9/9/4P4/9 4K4/9/4rR4/9/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position(fen, &[])),
+            limits: Some(proto::SearchLimits { depth: 3, ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resp.best_move, "Ge3xGe1");
+    let e = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position(fen, &[])),
+            search_moves: vec!["e3e1".to_string()],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "search_moves[0]");
+}
+
+#[tokio::test]
+async fn the_third_repetition_draws() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let cycle = ["Ra1-Ra2", "Ga1-Ga2", "Ba1-Ba2", "Ra2-Ra1", "Ga2-Ga1", "Ba2-Ba1"];
+    let moves: Vec<String> = cycle.iter().cycle().take(13).map(|m| m.to_string()).collect();
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", &moves)), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(judged.result, proto::GameResult::Draw as i32);
+    assert_eq!(judged.termination, proto::Termination::RepetitionDraw as i32);
+    assert_eq!(judged.decided_at_ply, 12);
+    assert_eq!(judged.moves_after_end, 1);
+    assert!(judged.winners.is_empty());
+    assert!(judged.rule.contains("repetition"), "{}", judged.rule);
+}
+
+#[tokio::test]
+async fn a_move_onto_a_rival_generals_file_gives_check() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let fen = "4K4/9/9/4P4/9 4K4/9/3rR5/9/9 4K4/9/9/4P4/9 R RGB - 0 1";
+    let r = ask_in(&mut rules, fen, "Gd3-Ge3").await;
+    assert!(r.legal, "{}", r.detail);
+    let m = r.r#move.unwrap();
+    assert!(m.gives_check);
+    assert_eq!(m.piece, proto::PieceKind::Chariot as i32);
+    let status = r.status.unwrap();
+    assert_eq!(status.side_to_move, proto::Player::Wu as i32);
+    assert!(status.in_check);
+    assert_eq!(status.checkers[0].name, "Ge3");
+    let r = ask_in(&mut rules, fen, "Gd3-Gc3").await;
+    assert!(r.legal, "{}", r.detail);
+    assert!(!r.r#move.unwrap().gives_check);
+}
