@@ -4,24 +4,17 @@ use std::time::{Duration, Instant};
 
 use chuhe::service::engine::EngineConfig;
 use chuhe::service::proto::{self, analysis_service_client::AnalysisServiceClient};
-use chuhe::service::server::{ServerConfig, serve};
-use tokio::net::TcpListener;
+use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic::transport::Channel;
 
-async fn start(engine: EngineConfig) -> (AnalysisServiceClient<Channel>, tokio::sync::oneshot::Sender<()>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let config = ServerConfig { engine, ..ServerConfig::default() };
-    tokio::spawn(async move {
-        serve(config, listener, async move {
-            let _ = rx.await;
-        })
-        .await
-        .unwrap();
-    });
-    (AnalysisServiceClient::connect(format!("http://{addr}")).await.unwrap(), tx)
+mod common;
+
+/// A server with this engine and a client to it; the server stops when the second value
+/// is dropped.
+async fn start(engine: EngineConfig) -> (AnalysisServiceClient<Channel>, common::server::Running) {
+    let server = common::server::start(ServerConfig { engine, ..ServerConfig::default() }).await;
+    (server.analysis().await, server)
 }
 
 fn position(fen: &str) -> proto::Position {
@@ -33,7 +26,7 @@ fn limits(depth: u32, movetime_ms: u32) -> Option<proto::SearchLimits> {
 }
 
 fn small() -> EngineConfig {
-    EngineConfig { hash_mb: 8, workers: 2, ..EngineConfig::default() }
+    common::server::small_engine()
 }
 
 #[tokio::test]

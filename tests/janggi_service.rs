@@ -1,29 +1,18 @@
 //! Janggi through the real server and the generated clients: rules and analysis.
 
-use chuhe::service::engine::EngineConfig;
 use chuhe::service::proto::{
     self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
 };
-use chuhe::service::server::{ServerConfig, serve};
-use tokio::net::TcpListener;
 use tonic::Code;
 use tonic::transport::Channel;
 
-async fn start() -> (Channel, tokio::sync::oneshot::Sender<()>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let engine = EngineConfig { hash_mb: 8, workers: 2, ..EngineConfig::default() };
-    let config = ServerConfig { engine, ..ServerConfig::default() };
-    tokio::spawn(async move {
-        serve(config, listener, async move {
-            let _ = rx.await;
-        })
-        .await
-        .unwrap();
-    });
-    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
-    (channel, tx)
+mod common;
+
+/// A server with a small engine, and a channel to it; the server stops when the second
+/// value is dropped.
+async fn start() -> (Channel, common::server::Running) {
+    let server = common::server::start_small().await;
+    (server.channel().await, server)
 }
 
 fn janggi(fen: &str, moves: &str) -> proto::Position {

@@ -4,48 +4,14 @@
 use std::time::Duration;
 
 use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
-use chuhe::service::server::{ServerConfig, serve};
+use chuhe::service::server::ServerConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 use tonic::Code;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
-struct Running {
-    addr: std::net::SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    handle: tokio::task::JoinHandle<()>,
-}
-
-impl Running {
-    async fn client(&self) -> RulesServiceClient<Channel> {
-        RulesServiceClient::connect(format!("http://{}", self.addr)).await.expect("connect")
-    }
-
-    async fn channel(&self) -> Channel {
-        Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.expect("connect")
-    }
-
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        tokio::time::timeout(Duration::from_secs(10), self.handle).await.expect("server stops").unwrap();
-    }
-}
-
-async fn start(config: ServerConfig) -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = oneshot::channel::<()>();
-    let handle = tokio::spawn(async move {
-        serve(config, listener, async move {
-            let _ = rx.await;
-        })
-        .await
-        .expect("server runs");
-    });
-    Running { addr, stop: Some(tx), handle }
-}
+mod common;
+use common::server::start;
 
 fn position(fen: &str, moves: &str) -> proto::Position {
     proto::Position {
@@ -73,7 +39,7 @@ fn shuffle(plies: usize) -> String {
 #[tokio::test]
 async fn list_legal_moves_from_the_start() {
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let resp = client
         .list_legal_moves(proto::ListLegalMovesRequest {
             position: Some(position("startpos", "")),
@@ -112,7 +78,7 @@ async fn list_legal_moves_from_the_start() {
 #[tokio::test]
 async fn bad_inputs_are_invalid_argument_naming_the_field() {
     let server = start(ServerConfig { max_game_plies: 100, ..Default::default() }).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let list = |p: proto::Position| proto::ListLegalMovesRequest { position: Some(p), ..Default::default() };
 
     let err = client.list_legal_moves(list(position("rnbakabnr/9/xyz w", ""))).await.unwrap_err();
@@ -152,7 +118,7 @@ async fn bad_inputs_are_invalid_argument_naming_the_field() {
 #[tokio::test]
 async fn validate_move_gives_each_reason() {
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let cases = [
         ("startpos", "", "e5e6", proto::IllegalMoveReason::NoPiece),
         ("startpos", "", "h7e7", proto::IllegalMoveReason::NotYourPiece),
@@ -209,7 +175,7 @@ async fn validate_move_gives_each_reason() {
 #[tokio::test]
 async fn validate_game_finds_the_first_illegal_move() {
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let resp = client
         .validate_game(proto::ValidateGameRequest { position: Some(position("startpos", "h2e2 h9g7 h0g2 g7h9")) })
         .await
@@ -239,7 +205,7 @@ async fn validate_game_finds_the_first_illegal_move() {
 #[tokio::test]
 async fn adjudicate_names_the_rule() {
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     // Red checks with the soldier on every move of the cycle: perpetual check loses.
     let resp = client
         .adjudicate(proto::AdjudicateRequest {
@@ -343,7 +309,7 @@ async fn metrics_count_requests_by_method_and_code() {
     let metrics_addr = metrics.local_addr().unwrap();
     tokio::spawn(chuhe::telemetry::serve_metrics(metrics, std::future::pending()));
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let ok = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"OK\"", "grpc_service=\"chuhe.v1.RulesService\""];
     let bad = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"InvalidArgument\""];
     let before = scrape(metrics_addr).await;
@@ -372,7 +338,7 @@ async fn load_is_shed_with_resource_exhausted() {
     let record = shuffle(10_000);
     let mut calls = Vec::new();
     for _ in 0..16 {
-        let mut client = server.client().await;
+        let mut client = server.rules().await;
         let p = position("startpos", &record);
         calls.push(tokio::spawn(async move {
             client
@@ -415,7 +381,7 @@ async fn deadline_is_honoured() {
 #[tokio::test]
 async fn graceful_shutdown_finishes_in_flight_requests() {
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let record = position("startpos", &shuffle(10_000));
     let in_flight =
         tokio::spawn(async move { client.validate_game(proto::ValidateGameRequest { position: Some(record) }).await });
@@ -432,7 +398,7 @@ async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
     // A large response written in two pieces must not stall on the client's delayed
     // ACK (about 40 ms per call without TCP_NODELAY).
     let server = start(ServerConfig::default()).await;
-    let mut client = server.client().await;
+    let mut client = server.rules().await;
     let request = proto::ListLegalMovesRequest { position: Some(position("startpos", "")), ..Default::default() };
     client.list_legal_moves(request.clone()).await.unwrap();
     let started = std::time::Instant::now();

@@ -2,55 +2,16 @@
 //! NotationService: the real server on an ephemeral port, called with the generated
 //! clients.
 
-use std::time::Duration;
-
-use chuhe::service::proto::{
-    self, notation_service_client::NotationServiceClient, rules_service_client::RulesServiceClient,
-};
-use chuhe::service::server::{ServerConfig, serve};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use chuhe::service::proto;
+use chuhe::service::server::ServerConfig;
 use tonic::Code;
-use tonic::transport::Channel;
 use tonic_types::StatusExt;
 
-struct Running {
-    addr: std::net::SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    handle: tokio::task::JoinHandle<()>,
-}
-
-impl Running {
-    async fn channel(&self) -> Channel {
-        Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.expect("connect")
-    }
-
-    async fn notation(&self) -> NotationServiceClient<Channel> {
-        NotationServiceClient::new(self.channel().await)
-    }
-
-    async fn rules(&self) -> RulesServiceClient<Channel> {
-        RulesServiceClient::new(self.channel().await)
-    }
-
-    async fn shutdown(mut self) {
-        let _ = self.stop.take().unwrap().send(());
-        tokio::time::timeout(Duration::from_secs(10), self.handle).await.expect("server stops").unwrap();
-    }
-}
+mod common;
+use common::server::Running;
 
 async fn start() -> Running {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = oneshot::channel::<()>();
-    let handle = tokio::spawn(async move {
-        serve(ServerConfig::default(), listener, async move {
-            let _ = rx.await;
-        })
-        .await
-        .expect("server runs");
-    });
-    Running { addr, stop: Some(tx), handle }
+    common::server::start(ServerConfig::default()).await
 }
 
 fn position(fen: &str, moves: &str) -> proto::Position {
@@ -92,7 +53,7 @@ fn convert_request(
 async fn convert_moves_between_notations() {
     use proto::Notation as N;
     let server = start().await;
-    let mut client = server.notation().await;
+    let mut client = server.notations().await;
     let resp = client
         .convert_moves(convert_request(position("startpos", ""), "h2e2 h9g7 h0g2 i9h9", N::Iccs, N::Chinese))
         .await
@@ -307,7 +268,7 @@ const RECORD: &str = "[Event \"Club match\"]\n[Red \"Li\"]\n[Black \"Wang\"]\n[R
 async fn records_import_and_export() {
     use proto::Notation as N;
     let server = start().await;
-    let mut client = server.notation().await;
+    let mut client = server.notations().await;
     let resp = client
         .import_record(proto::ImportRecordRequest { text: RECORD.into(), ..Default::default() })
         .await

@@ -84,3 +84,4 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
     }
     out
 }
+pub mod server;
