@@ -16,12 +16,6 @@ pub trait Node {
     fn undo(&mut self, m: Self::Move, undo: Self::Undo);
 }
 
-impl AsRef<[Move]> for MoveList {
-    fn as_ref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
 impl Node for xiangqi::Position {
     type Move = Move;
     type Moves = MoveList;

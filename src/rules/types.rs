@@ -344,29 +344,33 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
-/// A fixed-capacity list of moves; move generation never allocates.
+/// A fixed-capacity list; move generation never allocates. Each variant fixes the item
+/// and the capacity (see [`MoveList`]).
 #[derive(Clone)]
-pub struct MoveList {
+pub struct FixedList<T, const N: usize> {
     len: usize,
-    moves: [Move; MoveList::CAPACITY],
+    items: [T; N],
 }
 
-impl MoveList {
-    /// More than the most moves any legal 9x10 position has (about 120 pseudo-legal
-    /// moves with a full army; Janggi adds the pass).
-    pub const CAPACITY: usize = 192;
+/// The moves of one 9x10 position.
+pub type MoveList = FixedList<Move, 192>;
+
+impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
+    /// The capacity. For [`MoveList`]: more than the most moves any legal 9x10 position
+    /// has (about 120 pseudo-legal moves with a full army; Janggi adds the pass).
+    pub const CAPACITY: usize = N;
 
     #[inline(always)]
-    pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move(0); MoveList::CAPACITY] }
+    pub fn new() -> Self {
+        FixedList { len: 0, items: [T::default(); N] }
     }
 
     #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < Self::CAPACITY);
+    pub fn push(&mut self, item: T) {
+        debug_assert!(self.len < N);
         // The bound holds by construction (see CAPACITY); `get_mut` keeps it memory safe.
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = item;
             self.len += 1;
         }
     }
@@ -382,46 +386,52 @@ impl MoveList {
     }
 
     #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+    pub fn as_slice(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items[..self.len]
     }
 
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
+    pub fn contains(&self, item: T) -> bool {
+        self.as_slice().contains(&item)
     }
 
     pub fn swap(&mut self, a: usize, b: usize) {
-        self.moves[..self.len].swap(a, b)
-    }
-
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        self.as_mut_slice().swap(a, b)
     }
 }
 
-impl Default for MoveList {
+impl<T: Copy + Default + PartialEq, const N: usize> Default for FixedList<T, N> {
     fn default() -> Self {
-        MoveList::new()
+        Self::new()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<T, const N: usize> AsRef<[T]> for FixedList<T, N> {
+    fn as_ref(&self) -> &[T] {
+        &self.items[..self.len]
+    }
+}
+
+impl<'a, T: Copy + Default + PartialEq, const N: usize> IntoIterator for &'a FixedList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-impl fmt::Debug for MoveList {
+impl<T: Copy + Default + PartialEq + fmt::Debug, const N: usize> fmt::Debug for FixedList<T, N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }

@@ -112,88 +112,11 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
-/// A fixed-capacity list of moves; move generation never allocates.
-#[derive(Clone)]
-pub struct MoveList {
-    len: usize,
-    moves: [Move; MoveList::CAPACITY],
-}
-
-impl MoveList {
-    /// More than the most moves a side can have: two armies (one taken over) with
-    /// four chariots and four cannons on the longest lines, four horses, four flag
-    /// bearers, ten soldiers, the defenders and the general (a unit test adds up the
-    /// table maxima).
-    pub const CAPACITY: usize = 400;
-
-    #[inline(always)]
-    pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move(0); MoveList::CAPACITY] }
-    }
-
-    #[inline(always)]
-    pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < Self::CAPACITY);
-        // The bound holds by construction (see CAPACITY); `get_mut` keeps it memory safe.
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
-            self.len += 1;
-        }
-    }
-
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl AsRef<[Move]> for MoveList {
-    fn as_ref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl fmt::Debug for MoveList {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+/// The moves of one Three Kingdoms position. The capacity is more than the most moves a
+/// side can have: two armies (one taken over) with four chariots and four cannons on the
+/// longest lines, four horses, four flag bearers, ten soldiers, the defenders and the
+/// general (a unit test adds up the table maxima).
+pub type MoveList = crate::rules::types::FixedList<Move, 400>;
 
 const GENERAL: u8 = Kind::General as u8;
 const ADVISOR: u8 = Kind::Advisor as u8;
