@@ -100,6 +100,9 @@ enum Command {
         /// Transposition table size.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
+        /// Rule set whose repetition rules the search follows (default: the variant's).
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         /// Print the AnalyzeResponse in the canonical protobuf JSON mapping.
         #[arg(long)]
         json: bool,
@@ -143,9 +146,10 @@ enum Command {
     Adjudicate {
         #[command(flatten)]
         position: PositionArgs,
-        /// Rule set.
-        #[arg(long, value_enum, default_value = "simplified")]
-        rules: RulesArg,
+        /// Rule set (default: the variant's, simplified for Xiangqi, janggi-casual for
+        /// Janggi).
+        #[arg(long, value_enum)]
+        rules: Option<RulesArg>,
         /// Print the response message in the canonical protobuf JSON mapping.
         #[arg(long)]
         json: bool,
@@ -223,6 +227,19 @@ fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
         println!("{}", r.moves.join(" "));
     }
     Ok(())
+}
+
+impl RulesArg {
+    fn to_proto(rules: Option<RulesArg>) -> proto::RuleSet {
+        match rules {
+            None => proto::RuleSet::Unspecified,
+            Some(RulesArg::Simplified) => proto::RuleSet::SimplifiedV1,
+            Some(RulesArg::Asian) => proto::RuleSet::AsianV1,
+            Some(RulesArg::Tournament) => proto::RuleSet::TournamentV1,
+            Some(RulesArg::JanggiCasual) => proto::RuleSet::JanggiCasualV1,
+            Some(RulesArg::JanggiTournament) => proto::RuleSet::JanggiTournamentV1,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -326,10 +343,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
             Ok(())
         }
-        Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, json } => {
+        Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, rules, json } => {
             let limits = ContentLimits { max_game_plies: usize::MAX };
             let game = chuhe::service::convert::AnyGame::from_request(&proto_position(&position)?, "position", limits)
                 .map_err(|s| Failure(s.message().to_string()))?;
+            let rules =
+                chuhe::service::convert::optional_rule_set(RulesArg::to_proto(rules) as i32, "rules", game.variant())
+                    .map_err(|s| Failure(s.message().to_string()))?;
             let engine = Engine::new(EngineConfig {
                 hash_mb,
                 workers: 1,
@@ -359,7 +379,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     }
                 }
             };
-            let outcome = chuhe::service::analysis::run_search(&engine, &game, &params, budget, &stop, &mut info);
+            let outcome =
+                chuhe::service::analysis::run_search(&engine, &game, rules, &params, budget, &stop, &mut info);
             let response = chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate());
             if json {
                 println!("{}", serde_json::to_string_pretty(&response).map_err(|e| Failure(e.to_string()))?);
@@ -380,13 +401,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Adjudicate { position, rules, json } => {
             let request = proto::AdjudicateRequest {
                 position: Some(proto_position(&position)?),
-                rule_set: match rules {
-                    RulesArg::Simplified => proto::RuleSet::SimplifiedV1,
-                    RulesArg::Asian => proto::RuleSet::AsianV1,
-                    RulesArg::Tournament => proto::RuleSet::TournamentV1,
-                    RulesArg::JanggiCasual => proto::RuleSet::JanggiCasualV1,
-                    RulesArg::JanggiTournament => proto::RuleSet::JanggiTournamentV1,
-                } as i32,
+                rule_set: RulesArg::to_proto(rules) as i32,
                 events: Vec::new(),
             };
             let limits = ContentLimits { max_game_plies: usize::MAX };

@@ -18,12 +18,16 @@ use crate::rules::janggi;
 use crate::rules::types::{Color, Move};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Limits, Params, Score};
-use crate::service::convert::{AnyGame, Variant};
+use crate::service::analysis::search_game;
+use crate::service::convert::{AnyGame, AnyRuleSet, Variant, optional_rule_set};
+use crate::service::proto;
 
 struct Session {
     tt: Arc<TranspositionTable>,
     threads: usize,
     variant: Variant,
+    /// The rule set repetitions are judged by; `None`: the variant's default.
+    rules: Option<AnyRuleSet>,
     game: AnyGame,
     stop: Arc<AtomicBool>,
     running: Option<JoinHandle<()>>,
@@ -50,6 +54,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
         tt: Arc::new(TranspositionTable::new(hash_mb)),
         threads: threads.max(1),
         variant: Variant::Xiangqi,
+        rules: None,
         game: AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos())),
         stop: Arc::new(AtomicBool::new(false)),
         running: None,
@@ -64,6 +69,12 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
                 say(&out, "option name Threads type spin default 1 min 1 max 256".into());
                 say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi var janggi".into());
+                say(
+                    &out,
+                    "option name Rules type combo default default var default var simplified var asian \
+                     var tournament var janggi-casual var janggi-tournament"
+                        .into(),
+                );
                 say(&out, "uciok".into());
             }
             Some("isready") => say(&out, "readyok".into()),
@@ -85,13 +96,19 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                     (Some("UCI_Variant"), Some(v)) => match v.to_ascii_lowercase().as_str() {
                         "xiangqi" => {
                             s.variant = Variant::Xiangqi;
+                            s.rules = None;
                             s.game = AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos()));
                         }
                         "janggi" => {
                             s.variant = Variant::Janggi;
+                            s.rules = None;
                             s.game = AnyGame::Janggi(janggi::Game::new(janggi::Position::startpos()));
                         }
                         _ => say(&out, format!("info string variant {v} is not supported yet")),
+                    },
+                    (Some("Rules"), Some(v)) => match rule_set(&v, s.variant) {
+                        Ok(rules) => s.rules = rules,
+                        Err(e) => say(&out, format!("info string {e}")),
                     },
                     _ => {}
                 }
@@ -107,7 +124,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 wait(&mut s);
                 let params = go_params(&words, s.game.turn(), s.threads);
                 s.stop = Arc::new(AtomicBool::new(false));
-                let (game, tt, stop, out) = (s.game.clone(), s.tt.clone(), s.stop.clone(), out.clone());
+                let (game, rules, tt, stop, out) = (s.game.clone(), s.rules, s.tt.clone(), s.stop.clone(), out.clone());
                 s.running = Some(std::thread::spawn(move || {
                     let mut info = |r: &search::Report| {
                         if let Some(line) = r.lines.first() {
@@ -129,10 +146,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                             );
                         }
                     };
-                    let outcome = match &game {
-                        AnyGame::Xiangqi(g) => search::search(g, &params, &tt, &stop, None, &mut info),
-                        AnyGame::Janggi(g) => search::search(g, &params, &tt, &stop, None, &mut info),
-                    };
+                    let outcome = search_game(&game, rules, &params, &tt, &stop, None, &mut info);
                     let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
                     match outcome.ponder {
                         Some(p) => say(&out, format!("bestmove {best} ponder {p}")),
@@ -205,4 +219,18 @@ fn go_params(words: &[&str], turn: Color, threads: usize) -> Params {
         }
     }
     Params { limits, threads, ..Params::default() }
+}
+
+/// The `Rules` option: a rule set of the session's variant, or `default`.
+fn rule_set(value: &str, variant: Variant) -> Result<Option<AnyRuleSet>, String> {
+    let named = match value.to_ascii_lowercase().as_str() {
+        "default" => return Ok(None),
+        "simplified" => proto::RuleSet::SimplifiedV1,
+        "asian" => proto::RuleSet::AsianV1,
+        "tournament" => proto::RuleSet::TournamentV1,
+        "janggi-casual" => proto::RuleSet::JanggiCasualV1,
+        "janggi-tournament" => proto::RuleSet::JanggiTournamentV1,
+        _ => return Err(format!("unknown rule set {value}")),
+    };
+    optional_rule_set(named as i32, "Rules", variant).map_err(|s| s.message().to_string())
 }

@@ -204,3 +204,26 @@ async fn hint_and_draw_offer() {
     assert!(resp.accept);
     assert_eq!(resp.reason, proto::DrawOfferReason::LevelAndQuiet as i32);
 }
+
+/// The request's rule set reaches the search: under the Asian rules the engine leaves a
+/// perpetual chase that would lose, under the simplified rules it repeats for the draw;
+/// a rule set of another variant is refused by name.
+#[tokio::test]
+async fn analyze_follows_the_requested_rule_set() {
+    let (mut client, _stop) = start(small()).await;
+    let mut pos = position("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1");
+    pos.moves = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7".split(' ').map(String::from).collect();
+    let request = |rule_set: proto::RuleSet| proto::AnalyzeRequest {
+        position: Some(pos.clone()),
+        limits: limits(4, 0),
+        rule_set: rule_set as i32,
+        ..Default::default()
+    };
+    let simplified = client.analyze(request(proto::RuleSet::SimplifiedV1)).await.unwrap().into_inner();
+    assert_eq!(simplified.best_move, "b2a2");
+    let asian = client.analyze(request(proto::RuleSet::AsianV1)).await.unwrap().into_inner();
+    assert_ne!(asian.best_move, "b2a2");
+    let err = client.analyze(request(proto::RuleSet::JanggiTournamentV1)).await.unwrap_err();
+    assert_eq!(err.code(), Code::InvalidArgument);
+    assert_eq!(common::bad_field(&err), "rule_set");
+}

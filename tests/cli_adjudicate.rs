@@ -1,4 +1,4 @@
-//! The `chuhe adjudicate` command line with the Asian and tournament rule sets.
+//! The `chuhe adjudicate` and `chuhe analyze` command lines under the named rule sets.
 
 use std::process::Command;
 
@@ -37,4 +37,32 @@ fn adjudicate_with_other_rules() {
     assert!(adjudicate(&["--rules", "tournament"]).contains("TERMINATION_PERPETUAL_CHASE"));
     // The simplified rules (the default) draw a chase.
     assert!(adjudicate(&[]).contains("termination: TERMINATION_REPETITION_DRAW"));
+}
+
+#[test]
+fn analyze_follows_the_rules_flag() {
+    let best = |rules: &str| {
+        let cycle = &MOVES[..MOVES.len() - " b2a2".len()];
+        let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(["analyze", "--fen", FEN, "--moves", cycle, "--depth", "4", "--hash-mb", "4", "--rules", rules])
+            .output()
+            .expect("run chuhe");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines().find_map(|l| l.strip_prefix("bestmove: ")).unwrap().to_string()
+    };
+    assert_eq!(best("simplified"), "b2a2");
+    assert_ne!(best("asian"), "b2a2");
+}
+
+#[test]
+fn janggi_records_default_to_the_casual_rules() {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["adjudicate", "--variant", "janggi", "--moves", "pass pass"])
+        .output()
+        .expect("run chuhe");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rule: JANGGI_CASUAL_V1: double pass"), "{text}");
+    assert!(text.contains("result: GAME_RESULT_DRAW"), "{text}");
 }

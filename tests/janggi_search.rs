@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicBool;
 
 use chuhe::notation::fen;
 use chuhe::rules::Status;
+use chuhe::rules::janggi::adjudicate::RuleSet;
 use chuhe::rules::janggi::{Game, Position};
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::search::tt::TranspositionTable;
-use chuhe::search::{Limits, Params, Score, search};
+use chuhe::search::{Limits, Params, Score, UnderRules, search};
 
 /// After `m`, is the opponent checkmated?
 fn mates(pos: &mut Position, m: Move) -> bool {
@@ -102,4 +103,49 @@ fn a_second_pass_scores_as_a_draw() {
     let outcome = analyse(&game, 4);
     assert_eq!(outcome.best, None);
     assert_eq!(outcome.report.lines[0].score, Score::Centipawns(0));
+}
+
+fn analyse_under(game: &Game, rules: RuleSet, params: &Params) -> chuhe::search::Outcome {
+    let tt = TranspositionTable::new(1);
+    search(&UnderRules { game, rules }, params, &tt, &AtomicBool::new(false), None, &mut |_| {})
+}
+
+fn only(m: Move, depth: u32) -> Params {
+    Params { search_moves: vec![m], limits: Limits { depth: Some(depth), ..Limits::default() }, ..Params::default() }
+}
+
+#[test]
+fn perpetual_check_draws_casual_and_loses_in_tournament_search() {
+    // Cho's chariot checks from the a-file as Han's general steps between f9 and f8; the
+    // next check completes the cycle.
+    let start = fen::janggi("5k3/9/R8/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+    let mut game = Game::new(start);
+    for m in "a7a9 f9f8 a9a8 f8f9 a8a9 f9f8 a9a8 f8f9".split_whitespace() {
+        game.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let check = Move::parse_iccs("a8a9").unwrap();
+    let casual = analyse_under(&game, RuleSet::CasualV1, &only(check, 2));
+    assert_eq!(casual.report.lines[0].score, Score::Centipawns(0));
+    let tournament = analyse_under(&game, RuleSet::TournamentV1, &only(check, 2));
+    assert!(matches!(tournament.report.lines[0].score, Score::Centipawns(c) if c < -10_000));
+}
+
+#[test]
+fn a_second_pass_goes_to_counting_under_tournament_rules() {
+    // From the start Han counts 73.5 against Cho's 72: after Cho's pass, Han's pass wins
+    // on points under the tournament rules and only draws under the casual rules.
+    let mut game = Game::new(Position::startpos());
+    game.play(Move::PASS).unwrap();
+    let casual = analyse_under(&game, RuleSet::CasualV1, &only(Move::PASS, 1));
+    assert_eq!(casual.report.lines[0].score, Score::Centipawns(0));
+    let tournament = analyse_under(&game, RuleSet::TournamentV1, &only(Move::PASS, 1));
+    assert!(matches!(tournament.report.lines[0].score, Score::Centipawns(c) if c > 10_000));
+    // So Cho, behind on points, must not pass: Han would pass back and win the count.
+    let mut cho = Game::new(Position::startpos());
+    cho.play(Move::PASS).unwrap();
+    cho.play(Move::parse_iccs("a6a5").unwrap()).unwrap();
+    let tournament = analyse_under(&cho, RuleSet::TournamentV1, &only(Move::PASS, 2));
+    assert!(matches!(tournament.report.lines[0].score, Score::Centipawns(c) if c < -10_000));
+    let casual = analyse_under(&cho, RuleSet::CasualV1, &only(Move::PASS, 2));
+    assert!(matches!(casual.report.lines[0].score, Score::Centipawns(c) if c > -10_000));
 }

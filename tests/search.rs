@@ -6,10 +6,14 @@ use std::time::{Duration, Instant};
 
 use chuhe::notation::fen;
 use chuhe::rules::history::Game;
+use chuhe::rules::types::Color;
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::rules::xiangqi::Position;
+use chuhe::rules::xiangqi::adjudicate::RuleSet;
 use chuhe::search::tt::TranspositionTable;
-use chuhe::search::{Limits, Params, Score, StopReason, search};
+use chuhe::search::{Limits, Params, Score, StopReason, UnderRules, search};
+
+mod common;
 
 /// Can the side to move force a win (the opponent left without a legal move, which
 /// loses in Xiangqi) within `n` moves? Plain minimax over legal moves.
@@ -220,4 +224,74 @@ fn perpetual_check_is_avoided_when_it_loses() {
     }
     let outcome = run(&g, depth(4), &TranspositionTable::new(4));
     assert_ne!(outcome.best, Move::parse_iccs("e2f2"), "walked into a losing perpetual check");
+}
+
+/// The score the search gives to completing each repetition of the reference table, by
+/// the row's last move: a loss for the side the rule set blames, a win for its opponent,
+/// a draw otherwise, under the Asian and the simplified rules alike (the search judges
+/// the cycle as the adjudication does).
+#[test]
+fn completing_a_repetition_scores_by_the_rule_set() {
+    for (rules, column) in [(RuleSet::AsianV1, 3), (RuleSet::SimplifiedV1, 4)] {
+        for row in common::tsv_rows("repetition.tsv", 5) {
+            let (label, expected) = (&row[0], &row[column]);
+            let mut moves: Vec<Move> = row[2].split_whitespace().map(|t| Move::parse_iccs(t).unwrap()).collect();
+            let last = moves.pop().unwrap();
+            let mut g = game(&row[1]);
+            for &m in &moves {
+                g.play(m).unwrap();
+            }
+            let mover = if g.position().turn() == Color::Red { "red" } else { "black" };
+            // Depth 2: the position after `last` is a node of its own, judged for repetition.
+            let params = Params { search_moves: vec![last], ..depth(2) };
+            let outcome = search(
+                &UnderRules { game: &g, rules },
+                &params,
+                &TranspositionTable::new(1),
+                &AtomicBool::new(false),
+                None,
+                &mut |_| {},
+            );
+            let Score::Centipawns(score) = outcome.report.lines[0].score else { panic!("{label}: a mate score") };
+            let got = match score {
+                s if s > 10_000 => mover,
+                s if s < -10_000 => {
+                    if mover == "red" {
+                        "black"
+                    } else {
+                        "red"
+                    }
+                }
+                0 => "draw",
+                s => panic!("{label} ({}): {s} is not a repetition score", rules.name()),
+            };
+            assert_eq!(got, expected, "{label} under {}", rules.name());
+        }
+    }
+}
+
+/// Under the Asian rules the engine steps out of a perpetual chase that would lose, where
+/// the simplified rules let it repeat for the draw.
+#[test]
+fn a_losing_chase_is_avoided_under_the_asian_rules() {
+    let row = common::tsv_rows("repetition.tsv", 5).into_iter().find(|r| r[0] == "Direct chase by cannon").unwrap();
+    let mut moves: Vec<Move> = row[2].split_whitespace().map(|t| Move::parse_iccs(t).unwrap()).collect();
+    let last = moves.pop().unwrap();
+    let mut g = game(&row[1]);
+    for &m in &moves {
+        g.play(m).unwrap();
+    }
+    let asian = search(
+        &UnderRules { game: &g, rules: RuleSet::AsianV1 },
+        &depth(4),
+        &TranspositionTable::new(4),
+        &AtomicBool::new(false),
+        None,
+        &mut |_| {},
+    );
+    assert_ne!(asian.best, Some(last), "chased into a forbidden cycle");
+    // The same search under the simplified rules takes the draw by repetition.
+    let simplified = search(&g, &depth(4), &TranspositionTable::new(4), &AtomicBool::new(false), None, &mut |_| {});
+    assert_eq!(simplified.best, Some(last));
+    assert!(matches!(asian.report.lines[0].score, Score::Centipawns(c) if c > -10_000));
 }

@@ -253,10 +253,18 @@ async fn adjudicate_names_the_rule() {
         .unwrap_err();
     assert_eq!(bad_field(&err), "events[0].ply");
     let err = client
-        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", "")), rule_set: 0, events: vec![] })
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", "")), rule_set: 99, events: vec![] })
         .await
         .unwrap_err();
     assert_eq!(bad_field(&err), "rule_set");
+    // Unspecified is the variant's default, named in the answer.
+    let r = client
+        .adjudicate(proto::AdjudicateRequest { position: Some(position("startpos", "")), rule_set: 0, events: vec![] })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.rule_set, proto::RuleSet::SimplifiedV1 as i32);
+    assert!(r.rule.starts_with("SIMPLIFIED_V1"), "{}", r.rule);
     server.shutdown().await;
 }
 

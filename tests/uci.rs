@@ -81,3 +81,20 @@ fn janggi_variant() {
     assert!(out.contains("bestmove h4e4"), "{out}");
     assert!(out.contains("score mate 1"), "{out}");
 }
+
+/// `setoption name Rules` changes how the search judges repetitions: under the Asian
+/// rules the cannon stops chasing the chariot, under the simplified rules it repeats.
+#[test]
+fn the_rules_option_reaches_the_search() {
+    let position = "position fen 2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1 \
+                    moves c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7\n";
+    let best = |rules: &str| {
+        let out = session(&[(&format!("setoption name Rules value {rules}\n{position}go depth 4\n"), "bestmove")]);
+        out.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap().split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(best("simplified"), "b2a2");
+    assert_ne!(best("asian"), "b2a2");
+    let out = session(&[("uci\nsetoption name Rules value janggi-casual\nisready\n", "readyok")]);
+    assert!(out.contains("option name Rules type combo"), "{out}");
+    assert!(out.contains("info string Rules: rule set JANGGI_CASUAL_V1 is not a Xiangqi rule set"), "{out}");
+}

@@ -2,6 +2,7 @@
 //! rules judge. Each ply keeps the key after it, whether it gave check and what it took.
 //! A game may carry the rules of a handicap (extra opening moves, protected pieces).
 
+use super::repetition::CyclePly;
 use super::types::{Color, Move, MoveList, Piece, Square};
 use super::xiangqi::handicap::Handicap;
 use super::xiangqi::{IllegalMove, IllegalReason, Position, Undo};
@@ -23,6 +24,13 @@ pub struct Ply {
     /// record up to and including this one.
     pub checks_so_far: [u32; 2],
     undo: Undo,
+}
+
+impl Ply {
+    /// The ply as a repetition cycle's judgement sees it.
+    pub fn cycle(&self) -> CyclePly {
+        CyclePly { mv: self.mv, gave_check: self.gave_check, kept_turn: self.kept_turn }
+    }
 }
 
 /// A Xiangqi game: start position, moves, and the current position.

@@ -33,6 +33,7 @@ pub mod history;
 pub mod janggi;
 pub mod outcome;
 pub mod perft;
+pub mod repetition;
 pub mod setup;
 pub mod three_kingdoms;
 pub mod types;

@@ -4,10 +4,13 @@
 //! over captures (all evasions when in check); move ordering by the table move, MVV-LVA,
 //! killers and history; null-move pruning, late-move reductions, check extensions,
 //! mate-distance scores; Lazy SMP over several threads sharing one
-//! [`tt::TranspositionTable`]. Repetitions inside the search follow the rule set: a
-//! side that repeats while checking on every move of the cycle loses, any other
-//! repetition scores as a draw (Xiangqi), or every repetition draws (Janggi, as under
-//! its casual rules).
+//! [`tt::TranspositionTable`]. Repetitions inside the search follow the game's rule set
+//! ([`SearchGame::rules`]): the first return to a position on the search path is judged
+//! as if the cycle went on, by the same judgement the adjudication gives a third
+//! occurrence ([`crate::rules::repetition`]): a side that would lose by it (perpetual
+//! check; perpetual chase under the Asian rules, perpetual attack under the tournament
+//! rules; perpetual check under Janggi's tournament rules) scores a loss, any other
+//! repetition a draw.
 //!
 //! The search is generic over the variant through [`Searchable`] (a position with its
 //! moves, null move, key and incremental evaluation) and [`SearchGame`] (the history it
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::board::Board;
 use crate::rules::history::Game;
+use crate::rules::repetition::CyclePly;
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind};
 use crate::rules::{janggi, xiangqi};
 use tt::{Bound, TranspositionTable};
@@ -33,11 +37,14 @@ pub trait Searchable: Clone + Send + Sync {
     type Undo: Copy;
     /// The incrementally kept part of the evaluation.
     type Material: Copy + Send;
+    /// The rule set whose repetition and ending rules the search follows.
+    type Rules: Copy + Send + Sync + Default;
     /// Mixed into every key so that variants never share table entries.
     const SALT: u64;
-    /// Does a side that checks on every one of its moves of a repetition lose? (Else
-    /// every repetition draws.)
-    const PERPETUAL_CHECK_LOSES: bool;
+
+    /// The side that loses a repetition cycle under `rules`, if one does: `plies` were
+    /// played from `self`, which stands at both ends of the cycle.
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color>;
 
     fn legal_moves(&self, list: &mut MoveList);
     fn legal_captures(&self, list: &mut MoveList);
@@ -56,10 +63,16 @@ pub trait Searchable: Clone + Send + Sync {
     fn turn(&self) -> Color;
     /// The piece `m` (legal) takes, if any.
     fn captured(&self, m: Move) -> Option<Piece>;
-    /// Is the game over with no loser on the board (Janggi's two passes)? Scored a draw.
+    /// Is the game over with no loser on the board (Janggi's two passes)?
     #[inline(always)]
     fn is_ended(&self) -> bool {
         false
+    }
+    /// Who wins a game that [`Searchable::is_ended`] under `rules` (counting, in
+    /// Janggi's tournament rules); `None` is a draw.
+    #[inline(always)]
+    fn ended_winner(&self, _rules: Self::Rules) -> Option<Color> {
+        None
     }
     fn material(&self) -> Self::Material;
     /// The material after `m`, computed before playing it.
@@ -68,20 +81,56 @@ pub trait Searchable: Clone + Send + Sync {
     fn evaluate(&self, material: Self::Material) -> i32;
 }
 
-/// A game the search can start from: its position and its history.
+/// A game the search can start from: its position, its history and its rules.
 pub trait SearchGame: Sync {
     type Position: Searchable;
     fn position(&self) -> &Self::Position;
     /// The keys of the positions since the last capture, oldest first, ending with the
-    /// current one, each with whether the move that led to it gave check.
-    fn history(&self) -> Vec<(u64, bool)>;
+    /// current one, each with the ply that led to it (the first one's is not used).
+    fn history(&self) -> Vec<(u64, CyclePly)>;
+    /// The rule set the game is played under; the variant's default unless a
+    /// [`UnderRules`] says otherwise.
+    fn rules(&self) -> <Self::Position as Searchable>::Rules {
+        Default::default()
+    }
+}
+
+/// A game searched under a rule set of the caller's choice.
+pub struct UnderRules<'g, G: SearchGame> {
+    pub game: &'g G,
+    pub rules: <G::Position as Searchable>::Rules,
+}
+
+impl<G: SearchGame> SearchGame for UnderRules<'_, G> {
+    type Position = G::Position;
+    fn position(&self) -> &G::Position {
+        self.game.position()
+    }
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        self.game.history()
+    }
+    fn rules(&self) -> <G::Position as Searchable>::Rules {
+        self.rules
+    }
+}
+
+/// [`SearchGame::history`] of a record from its last capture: the keys of the positions
+/// from there on, and the plies after the first of them (the first position's own ply
+/// is never judged: a capture, or the start, ends every cycle).
+fn history_since(keys: impl Iterator<Item = u64>, plies: impl Iterator<Item = CyclePly>) -> Vec<(u64, CyclePly)> {
+    let first = CyclePly::new(Move::PASS, false);
+    keys.zip(std::iter::once(first).chain(plies)).collect()
 }
 
 impl Searchable for xiangqi::Position {
     type Undo = xiangqi::Undo;
     type Material = eval::Material;
+    type Rules = xiangqi::adjudicate::RuleSet;
     const SALT: u64 = 0x5849_414E_4751_4931;
-    const PERPETUAL_CHECK_LOSES: bool = true;
+
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
+        xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()
+    }
 
     #[inline(always)]
     fn legal_moves(&self, list: &mut MoveList) {
@@ -142,18 +191,21 @@ impl SearchGame for Game {
     fn position(&self) -> &xiangqi::Position {
         Game::position(self)
     }
-    fn history(&self) -> Vec<(u64, bool)> {
-        (self.capture_horizon()..=self.plies().len())
-            .map(|i| (self.key_before(i), i > 0 && self.plies()[i - 1].gave_check))
-            .collect()
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        let h = self.capture_horizon();
+        history_since((h..=self.plies().len()).map(|i| self.key_before(i)), self.plies()[h..].iter().map(|p| p.cycle()))
     }
 }
 
 impl Searchable for janggi::Position {
     type Undo = janggi::Undo;
     type Material = janggi_eval::Material;
+    type Rules = janggi::adjudicate::RuleSet;
     const SALT: u64 = 0x4A41_4E47_4749_3031;
-    const PERPETUAL_CHECK_LOSES: bool = false;
+
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
+        janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
+    }
 
     #[inline(always)]
     fn legal_moves(&self, list: &mut MoveList) {
@@ -205,6 +257,17 @@ impl Searchable for janggi::Position {
     fn is_ended(&self) -> bool {
         self.consecutive_passes() >= 2
     }
+    /// Two passes draw under the casual rules and go to counting under the tournament
+    /// rules (the half point for Han rules out a tie).
+    fn ended_winner(&self, rules: Self::Rules) -> Option<Color> {
+        match rules {
+            janggi::adjudicate::RuleSet::CasualV1 => None,
+            janggi::adjudicate::RuleSet::TournamentV1 => {
+                let [red, black] = janggi::adjudicate::count_points(self);
+                Some(if red > black { Color::Red } else { Color::Black })
+            }
+        }
+    }
     #[inline(always)]
     fn material(&self) -> janggi_eval::Material {
         janggi_eval::Material::of(self)
@@ -224,10 +287,9 @@ impl SearchGame for janggi::Game {
     fn position(&self) -> &janggi::Position {
         janggi::Game::position(self)
     }
-    fn history(&self) -> Vec<(u64, bool)> {
-        (self.capture_horizon()..=self.plies().len())
-            .map(|i| (self.key_before(i), i > 0 && self.plies()[i - 1].gave_check))
-            .collect()
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        let h = self.capture_horizon();
+        history_since((h..=self.plies().len()).map(|i| self.key_before(i)), self.plies()[h..].iter().map(|p| p.cycle()))
     }
 }
 
@@ -235,8 +297,9 @@ impl SearchGame for janggi::Game {
 pub const MATE: i32 = 30_000;
 /// Scores beyond this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
-/// A won repetition (the opponent's perpetual check), below the mate range.
-const PERPETUAL_WIN: i32 = 20_000;
+/// A game won by a rule rather than by mate (the opponent's forbidden repetition, a
+/// count), below the mate range.
+const RULED_WIN: i32 = 20_000;
 const INFINITY: i32 = 31_000;
 pub const MAX_PLY: usize = 120;
 
@@ -392,11 +455,12 @@ struct Worker<'a, P: Searchable> {
     pos: P,
     /// Material and placement of `pos`, kept move by move.
     material: P::Material,
+    rules: P::Rules,
     /// Keys of the positions on the game and search path, oldest first.
     keys: Vec<u64>,
-    /// For each entry of `keys`: did the move leading to it give check, capture (or was
-    /// it a null move, which also ends repetition scans)?
-    gave_check: Vec<bool>,
+    /// For each entry of `keys`: the ply that led to it, and was it a capture (or a null
+    /// move, which also ends repetition scans)?
+    plies: Vec<CyclePly>,
     irreversible: Vec<bool>,
     shared: &'a Shared<'a>,
     params: &'a Params,
@@ -418,11 +482,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
     fn new<G: SearchGame<Position = P>>(game: &G, params: &'a Params, shared: &'a Shared<'a>, id: usize) -> Self {
         let history = game.history();
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
-        let mut gave_check = Vec::with_capacity(keys.capacity());
+        let mut plies = Vec::with_capacity(keys.capacity());
         let mut irreversible = Vec::with_capacity(keys.capacity());
-        for (i, &(key, check)) in history.iter().enumerate() {
+        for (i, &(key, ply)) in history.iter().enumerate() {
             keys.push(key ^ P::SALT);
-            gave_check.push(check);
+            plies.push(ply);
             irreversible.push(i == 0);
         }
         let pos = game.position().clone();
@@ -437,8 +501,9 @@ impl<'a, P: Searchable> Worker<'a, P> {
         Worker {
             material: pos.material(),
             pos,
+            rules: game.rules(),
             keys,
-            gave_check,
+            plies,
             irreversible,
             shared,
             params,
@@ -465,7 +530,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if self.root_moves.is_empty() {
             let mut all = MoveList::new();
             self.pos.legal_moves(&mut all);
-            let score = if all.is_empty() && !self.pos.is_ended() { -MATE } else { 0 };
+            let score = if self.pos.is_ended() {
+                self.ended_score(0)
+            } else if all.is_empty() {
+                -MATE
+            } else {
+                0
+            };
             let report = self.report(0, start, vec![Line { score: Score::from_internal(score), pv: vec![] }]);
             return Outcome { best: None, ponder: None, report, stop_reason: StopReason::NoLegalMoves };
         }
@@ -604,20 +675,31 @@ impl<'a, P: Searchable> Worker<'a, P> {
         true
     }
 
-    fn push(&mut self, gave_check: bool, irreversible: bool) {
+    fn push(&mut self, m: Move, gave_check: bool, irreversible: bool) {
         self.keys.push(self.pos.key() ^ P::SALT);
-        self.gave_check.push(gave_check);
+        self.plies.push(CyclePly::new(m, gave_check));
         self.irreversible.push(irreversible);
     }
 
     fn pop(&mut self) {
         self.keys.pop();
-        self.gave_check.pop();
+        self.plies.pop();
         self.irreversible.pop();
     }
 
+    /// The score of a game that ended with no loser on the board, by the rules.
+    fn ended_score(&self, ply: usize) -> i32 {
+        let win = RULED_WIN - ply as i32;
+        match self.pos.ended_winner(self.rules) {
+            None => 0,
+            Some(winner) if winner == self.pos.turn() => win,
+            Some(_) => -win,
+        }
+    }
+
     /// Has the current position stood before since the last irreversible move? Then
-    /// the score: a side that checked on every move of the cycle loses, otherwise draw.
+    /// the score of the cycle under the rules: a loss for the side the rules blame, a
+    /// win for its opponent, otherwise a draw.
     fn repetition(&self, ply: usize) -> Option<i32> {
         let n = self.keys.len() - 1;
         let key = self.keys[n];
@@ -628,23 +710,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             j -= 2;
             if self.keys[j] == key {
-                // Moves j+1..=n: those at even distance from n were the opponent's.
-                let (mut they_all, mut we_all) = (true, true);
-                for k in j + 1..=n {
-                    if (n - k) % 2 == 0 {
-                        they_all &= self.gave_check[k];
-                    } else {
-                        we_all &= self.gave_check[k];
-                    }
-                }
-                if !P::PERPETUAL_CHECK_LOSES {
-                    return Some(0);
-                }
-                let win = PERPETUAL_WIN - ply as i32;
-                return Some(match (they_all, we_all) {
-                    (true, false) => win,
-                    (false, true) => -win,
-                    _ => 0,
+                // The position at j is the current one: the cycle's plies j+1..=n were
+                // played from it.
+                let win = RULED_WIN - ply as i32;
+                return Some(match self.pos.cycle_loser(self.rules, &self.plies[j + 1..=n]) {
+                    None => 0,
+                    Some(loser) if loser == self.pos.turn() => -win,
+                    Some(_) => win,
                 });
             }
         }
@@ -674,7 +746,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
             if self.pos.is_ended() {
-                return 0;
+                return self.ended_score(ply);
             }
             if let Some(v) = self.repetition(ply) {
                 return v;
@@ -714,7 +786,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             {
                 let r = 2 + depth / 4;
                 self.pos.toggle_turn();
-                self.push(false, true);
+                self.push(Move::PASS, false, true);
                 // The opponent cannot be in check: we were to move in a legal position.
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.pop();
@@ -756,7 +828,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play(m);
             let gives_check = self.pos.in_check();
-            self.push(gives_check, capture);
+            self.push(m, gives_check, capture);
             let quiet = !capture && !gives_check;
             let mut score;
             if i == 0 {
@@ -830,7 +902,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             return self.evaluate();
         }
         if self.pos.is_ended() {
-            return 0;
+            return self.ended_score(ply);
         }
         let mut best = -INFINITY;
         let mut list = MoveList::new();

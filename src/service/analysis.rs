@@ -10,17 +10,20 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
-use super::convert::{AnyGame, ContentLimits};
+use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
 use super::engine::{CancelOnDrop, Engine, deadline};
 use super::errors::bad_request;
 use super::proto::{self, analysis_service_server::AnalysisService};
 use super::three_kingdoms_analysis;
 use crate::rules::types::Move;
-use crate::search::{self, Outcome, Params, Report, Score, StopReason};
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Outcome, Params, Report, Score, StopReason, UnderRules};
 
 /// A search request, whichever RPC it came from.
 struct Job {
     game: AnyGame,
+    /// The rule set repetitions are judged by; `None`: the variant's default.
+    rules: Option<AnyRuleSet>,
     params: Params,
     budget: Option<Duration>,
 }
@@ -43,11 +46,13 @@ fn job(
     multipv: u32,
     search_moves: &[String],
     exclude_moves: &[String],
+    rule_set: i32,
     content: ContentLimits,
     client_timeout: Option<Duration>,
 ) -> Result<Job, Status> {
     let position = position.ok_or_else(|| bad_request("position", "position is required"))?;
     let game = AnyGame::from_request(position, "position", content)?;
+    let rules = convert::optional_rule_set(rule_set, "rule_set", game.variant())?;
     let l = limits.cloned().unwrap_or_default();
     if multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
@@ -64,7 +69,7 @@ fn job(
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves")?,
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
-    Ok(Job { game, params, budget })
+    Ok(Job { game, rules, params, budget })
 }
 
 fn score(s: Score) -> proto::Score {
@@ -140,10 +145,11 @@ fn progress(report: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
 }
 
 /// Runs a search synchronously on the calling thread (CLI, UCI, tests), on the search
-/// of the game's variant.
+/// of the game's variant, under `rules` (`None`: the variant's default).
 pub fn run_search(
     engine: &Engine,
     job_game: &AnyGame,
+    rules: Option<AnyRuleSet>,
     params: &Params,
     budget: Option<Duration>,
     stop: &AtomicBool,
@@ -152,10 +158,7 @@ pub fn run_search(
     let started = Instant::now();
     metrics::counter!("chuhe_searches_started_total").increment(1);
     let deadline = deadline(budget);
-    let outcome = match job_game {
-        AnyGame::Xiangqi(g) => search::search(g, params, &engine.tt, stop, deadline, on_depth),
-        AnyGame::Janggi(g) => search::search(g, params, &engine.tt, stop, deadline, on_depth),
-    };
+    let outcome = search_game(job_game, rules, params, &engine.tt, stop, deadline, on_depth);
     let elapsed = started.elapsed();
     metrics::counter!("chuhe_searches_finished_total").increment(1);
     metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
@@ -168,6 +171,29 @@ pub fn run_search(
         }
     }
     outcome
+}
+
+/// [`search::search`] on a game of any 9x10 variant under `rules` (`None`, or a rule set
+/// of another variant, which the service refuses before: the variant's default).
+pub fn search_game(
+    game: &AnyGame,
+    rules: Option<AnyRuleSet>,
+    params: &Params,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+    on_depth: &mut dyn FnMut(&Report),
+) -> Outcome {
+    match (game, rules) {
+        (AnyGame::Xiangqi(game), Some(AnyRuleSet::Xiangqi(rules))) => {
+            search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+        }
+        (AnyGame::Janggi(game), Some(AnyRuleSet::Janggi(rules))) => {
+            search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+        }
+        (AnyGame::Xiangqi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
+        (AnyGame::Janggi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
+    }
 }
 
 pub struct Analysis {
@@ -188,7 +214,7 @@ impl Analysis {
         let (tx, rx) = oneshot::channel();
         let engine = self.engine.clone();
         self.engine.spawn(permit, move || {
-            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &stop, &mut |_| {});
+            let outcome = run_search(&engine, &job.game, job.rules, &job.params, job.budget, &stop, &mut |_| {});
             let _ = tx.send(outcome);
         })?;
         rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
@@ -215,6 +241,7 @@ impl AnalysisService for Analysis {
             r.multipv,
             &r.search_moves,
             &r.exclude_moves,
+            r.rule_set,
             self.limits,
             timeout,
         )?;
@@ -237,6 +264,7 @@ impl AnalysisService for Analysis {
             r.multipv,
             &r.search_moves,
             &r.exclude_moves,
+            r.rule_set,
             self.limits,
             timeout,
         )?;
@@ -252,7 +280,7 @@ impl AnalysisService for Analysis {
                     flag.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             };
-            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &flag, &mut on_depth);
+            let outcome = run_search(&engine, &job.game, job.rules, &job.params, job.budget, &flag, &mut on_depth);
             let a = analyze_response(&outcome, engine.tt.hit_rate());
             let last = proto::AnalyzeStreamResponse {
                 lines: a.lines,
@@ -284,7 +312,7 @@ impl AnalysisService for Analysis {
         }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
+        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], r.rule_set, self.limits, timeout)?;
         let game = job.game.clone();
         let outcome = self.search(job).await?;
         let best = outcome.best.ok_or_else(|| Status::failed_precondition("the side to move has no legal move"))?;
@@ -302,7 +330,7 @@ impl AnalysisService for Analysis {
         let r = request.get_ref();
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;
+        let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], r.rule_set, self.limits, timeout)?;
         let game = job.game.clone();
         let offered_by = match proto::Player::try_from(r.offered_by) {
             Ok(proto::Player::Red) => crate::rules::types::Color::Red,

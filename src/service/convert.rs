@@ -408,6 +408,25 @@ impl AnyRuleSet {
             AnyRuleSet::Janggi(r) => r.name(),
         }
     }
+
+    /// The rule set a request for `variant` gets when it names none.
+    pub fn default_for(variant: Variant) -> AnyRuleSet {
+        match variant {
+            Variant::Xiangqi => AnyRuleSet::Xiangqi(RuleSet::default()),
+            Variant::Janggi => AnyRuleSet::Janggi(janggi::adjudicate::RuleSet::default()),
+        }
+    }
+
+    pub fn to_proto(self) -> proto::RuleSet {
+        use janggi::adjudicate::RuleSet as J;
+        match self {
+            AnyRuleSet::Xiangqi(RuleSet::SimplifiedV1) => proto::RuleSet::SimplifiedV1,
+            AnyRuleSet::Xiangqi(RuleSet::AsianV1) => proto::RuleSet::AsianV1,
+            AnyRuleSet::Xiangqi(RuleSet::TournamentV1) => proto::RuleSet::TournamentV1,
+            AnyRuleSet::Janggi(J::CasualV1) => proto::RuleSet::JanggiCasualV1,
+            AnyRuleSet::Janggi(J::TournamentV1) => proto::RuleSet::JanggiTournamentV1,
+        }
+    }
 }
 
 pub fn player(c: Color) -> proto::Player {
@@ -567,10 +586,10 @@ pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<pro
         .collect()
 }
 
-/// The rule set of a request for a game of `variant`; unspecified is refused (no
-/// default is assumed), as is a rule set of another variant.
+/// The rule set of a request for a game of `variant`: unspecified means the variant's
+/// default; an unknown value, or a rule set of another variant, is refused.
 pub fn rule_set(value: i32, field: &str, variant: Variant) -> Result<AnyRuleSet, Status> {
-    optional_rule_set(value, field, variant)?.ok_or_else(|| bad_request(field, "rule set must be set"))
+    Ok(optional_rule_set(value, field, variant)?.unwrap_or_else(|| AnyRuleSet::default_for(variant)))
 }
 
 /// The rule set of a request where it may be left unspecified (`None`), as for the move

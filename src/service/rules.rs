@@ -214,7 +214,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         explanation: ruling.explanation.clone(),
         winner: winner as i32,
         winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },
-        rule_set: req.rule_set,
+        rule_set: rules.to_proto() as i32,
         points,
         final_status: Some(end.status()),
         moves_after_end: ruling.moves_after_end as u32,

@@ -85,3 +85,14 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
     out
 }
 pub mod server;
+
+/// The field named by the status's `google.rpc.BadRequest` detail (the status must be
+/// INVALID_ARGUMENT with a described violation).
+pub fn bad_field(status: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let details = status.get_error_details();
+    let bad = details.bad_request().expect("BadRequest detail");
+    assert!(!bad.field_violations[0].description.is_empty());
+    bad.field_violations[0].field.clone()
+}

@@ -16,6 +16,7 @@
 
 use crate::rules::Status;
 use crate::rules::outcome::{Event, EventKind, GameResult, Ruling, Termination};
+use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of};
 use crate::rules::types::{Color, Move, PieceKind};
 
 use super::{Game, IllegalReason, Position, side_name};
@@ -27,13 +28,14 @@ pub const TOURNAMENT_MOVE_LIMIT_PLIES: usize = 200;
 pub const HAN_BONUS_TENTHS: u32 = 15;
 
 /// A named and versioned set of Janggi rules. A version never changes meaning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// The rules of the Italian rules text among the project's seeds: checkmate wins;
     /// a side not in check may pass; two passes in a row end the game in a draw; when
     /// the generals face each other (bikjang) the side to move may claim a draw or play
     /// on; the third occurrence of a position is a draw, perpetual check included.
     /// No move limit.
+    #[default]
     CasualV1,
     /// Korean tournament style: checkmate wins; perpetual check (one side checking on
     /// every one of its moves of the repeating cycle) loses; other repetitions draw.
@@ -199,6 +201,17 @@ fn counted(pos: &Position, ply: usize, termination: Termination, why: &str) -> R
     r
 }
 
+/// The side that loses a repetition cycle (`plies`, the first played by `first_mover`)
+/// under `rules`, if one does: under `TournamentV1` the side that checked on every one of
+/// its moves while the other did not; under `CasualV1` nobody.
+pub fn cycle_loser(first_mover: Color, plies: &[CyclePly], rules: RuleSet) -> Option<Color> {
+    match (rules, perpetual_checkers(first_mover, plies)) {
+        (RuleSet::TournamentV1, [true, false]) => Some(Color::Red),
+        (RuleSet::TournamentV1, [false, true]) => Some(Color::Black),
+        _ => None,
+    }
+}
+
 /// Third occurrence of the current position since the last capture, judged over the
 /// cycle since its previous occurrence.
 fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
@@ -210,19 +223,18 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
         return None;
     }
     let (first, last) = (occurrences[n - 2] + 1, ply);
-    let plies_of = |color: Color| (first..=last).filter(|&i| game.plies()[i - 1].mover == color).collect::<Vec<_>>();
-    let all_check = |plies: &[usize]| !plies.is_empty() && plies.iter().all(|&i| game.plies()[i - 1].gave_check);
-    let (red_plies, black_plies) = (plies_of(Color::Red), plies_of(Color::Black));
+    let plies: Vec<CyclePly> = game.plies()[first - 1..last].iter().map(|p| p.cycle()).collect();
+    let first_mover = game.plies()[first - 1].mover;
     let span = format!("plies {first}-{last}");
-    let mut r = match (all_check(&red_plies), all_check(&black_plies)) {
-        (true, true) => decided(
+    let mut r = match perpetual_checkers(first_mover, &plies) {
+        [true, true] => decided(
             ply,
             GameResult::Draw,
             Termination::MutualPerpetualCheck,
             None,
             format!("third repetition with both sides checking on every move ({span}): draw"),
         ),
-        (red_all @ true, false) | (red_all @ false, true) => {
+        [red_all @ true, false] | [red_all @ false, true] => {
             let culprit = if red_all { Color::Red } else { Color::Black };
             let mut r = match rules {
                 RuleSet::CasualV1 => decided(
@@ -246,10 +258,10 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
                     ),
                 ),
             };
-            r.checking_plies = if red_all { red_plies } else { black_plies };
+            r.checking_plies = plies_of(culprit, first_mover, &plies, first);
             r
         }
-        (false, false) => decided(
+        [false, false] => decided(
             ply,
             GameResult::Draw,
             Termination::RepetitionDraw,

@@ -5,6 +5,7 @@
 //! (keys since the last capture and the checks that led to them).
 
 use super::{IllegalReason, Position, Undo};
+use crate::rules::repetition::CyclePly;
 use crate::rules::types::{Color, IllegalMove, Move, MoveList, Piece};
 
 /// One ply of a Janggi game.
@@ -19,6 +20,13 @@ pub struct Ply {
     /// The side that played the move.
     pub mover: Color,
     undo: Undo,
+}
+
+impl Ply {
+    /// The ply as a repetition cycle's judgement sees it.
+    pub fn cycle(&self) -> CyclePly {
+        CyclePly::new(self.mv, self.gave_check)
+    }
 }
 
 /// A Janggi game: start position, moves, and the current position.

@@ -14,6 +14,7 @@
 use crate::rules::Status;
 use crate::rules::history::Game;
 use crate::rules::outcome::{ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
+use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of};
 use crate::rules::types::{Color, Move, Square};
 
 use super::chase::{ThreatRule, move_threats};
@@ -22,11 +23,12 @@ use super::{IllegalReason, Position};
 
 /// A named and versioned set of rules. A version never changes meaning; a new reading
 /// gets a new version.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum RuleSet {
     /// The simplified online rules: perpetual check loses at the third repetition,
     /// every other repetition draws, 60 moves each without capture draw, no attacking
     /// piece on either side draws.
+    #[default]
     SimplifiedV1,
     /// The Asian Xiangqi Federation rules as the WXF plays them, judged at the third
     /// occurrence of a position over its cycle (the plies since the previous occurrence).
@@ -243,6 +245,63 @@ pub fn move_warning(game: &Game, m: Move, rules: RuleSet) -> Option<Warning> {
     }
 }
 
+/// What a repetition cycle amounts to under a rule set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CycleVerdict {
+    /// Nobody checked or chased throughout: a plain repetition, a draw.
+    Repetition,
+    /// Both sides checked on every move: a draw.
+    MutualPerpetualCheck,
+    /// This side checked on every one of its moves, the other did not: it loses.
+    PerpetualCheck(Color),
+    /// Both sides chased (or attacked) a piece on every move: a draw. The steps of both.
+    MutualPerpetualChase(Vec<ChaseStep>),
+    /// This side chased (or attacked) one piece on every one of its moves, the other did
+    /// nothing as grave: it loses. The steps of its chase.
+    PerpetualChase(Color, Vec<ChaseStep>),
+}
+
+impl CycleVerdict {
+    /// The side that loses by the cycle, if one does.
+    pub fn loser(&self) -> Option<Color> {
+        match *self {
+            CycleVerdict::PerpetualCheck(c) | CycleVerdict::PerpetualChase(c, _) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Judges a repetition cycle under `rules`: `plies` (numbered from `first` in the
+/// steps it reports) were played from the position `start` gives, with `first_mover`
+/// to move there. `start` is called only when the rule set looks for chases, so the
+/// common case costs no position.
+pub fn judge_cycle(
+    start: impl FnOnce() -> Position,
+    first_mover: Color,
+    plies: &[CyclePly],
+    first: usize,
+    rules: RuleSet,
+) -> CycleVerdict {
+    match perpetual_checkers(first_mover, plies) {
+        [true, true] => CycleVerdict::MutualPerpetualCheck,
+        [true, false] => CycleVerdict::PerpetualCheck(Color::Red),
+        [false, true] => CycleVerdict::PerpetualCheck(Color::Black),
+        [false, false] => match rules.threat_rule() {
+            None => CycleVerdict::Repetition,
+            Some(rule) => match perpetual_chases(start(), plies, first, rule) {
+                [red, black] if red.is_empty() && black.is_empty() => CycleVerdict::Repetition,
+                [red, black] if red.is_empty() => CycleVerdict::PerpetualChase(Color::Black, black),
+                [red, black] if black.is_empty() => CycleVerdict::PerpetualChase(Color::Red, red),
+                [red, black] => {
+                    let mut steps: Vec<ChaseStep> = red.into_iter().chain(black).collect();
+                    steps.sort_by_key(|c| c.ply);
+                    CycleVerdict::MutualPerpetualChase(steps)
+                }
+            },
+        },
+    }
+}
+
 /// Third occurrence of the current position (same pieces, same side to move) since the
 /// last capture: judged over the cycle since the previous occurrence, or, under
 /// `TournamentV1`, over the stretch since the first of the three.
@@ -258,20 +317,24 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     // Plies since+1 ..= ply form the span judged; ply i was played by the side to move
     // before it.
     let (first, last) = (since + 1, ply);
-    let plies_of = |color: Color| (first..=last).filter(|&i| game.mover_of_ply(i) == color).collect::<Vec<_>>();
-    let all_check = |plies: &[usize]| !plies.is_empty() && plies.iter().all(|&i| game.plies()[i - 1].gave_check);
-    let (red_plies, black_plies) = (plies_of(Color::Red), plies_of(Color::Black));
+    let plies: Vec<CyclePly> = game.plies()[first - 1..last].iter().map(|p| p.cycle()).collect();
+    let first_mover = game.mover_of_ply(first);
+    let verdict = judge_cycle(|| game.position_at(first - 1), first_mover, &plies, first, rules);
     let span = format!("plies {first}-{last}");
-    let mut r = match (all_check(&red_plies), all_check(&black_plies)) {
-        (true, true) => decided(
+    let (verb, noun) = match rules.threat_rule() {
+        Some(ThreatRule::Attack) => ("attacking", "attack"),
+        _ => ("chasing", "chase"),
+    };
+    let mut r = match verdict {
+        CycleVerdict::Repetition => repetition_draw(ply),
+        CycleVerdict::MutualPerpetualCheck => decided(
             ply,
             GameResult::Draw,
             Termination::MutualPerpetualCheck,
             None,
             format!("third repetition with both sides checking on every move ({span}): draw"),
         ),
-        (red_all @ true, false) | (red_all @ false, true) => {
-            let culprit = if red_all { Color::Red } else { Color::Black };
+        CycleVerdict::PerpetualCheck(culprit) => {
             let mut r = decided(
                 ply,
                 GameResult::Win(culprit.other()),
@@ -282,41 +345,10 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
                     culprit.name()
                 ),
             );
-            r.checking_plies = if red_all { red_plies } else { black_plies };
+            r.checking_plies = plies_of(culprit, first_mover, &plies, first);
             r
         }
-        (false, false) => match rules.threat_rule() {
-            None => repetition_draw(ply),
-            Some(rule) => judge_chases(game, first, last, rule),
-        },
-    };
-    r.cycle = Some((first, last));
-    Some(r)
-}
-
-fn repetition_draw(ply: usize) -> Ruling {
-    decided(
-        ply,
-        GameResult::Draw,
-        Termination::RepetitionDraw,
-        None,
-        "the same position with the same side to move for the third time".into(),
-    )
-}
-
-/// Perpetual chase (or attack) over plies `first..=last`, where neither side checked
-/// throughout.
-fn judge_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> Ruling {
-    let ply = last;
-    let [red, black] = perpetual_chases(game, first, last, rule);
-    let (verb, noun) = match rule {
-        ThreatRule::Chase => ("chasing", "chase"),
-        ThreatRule::Attack => ("attacking", "attack"),
-    };
-    let span = format!("plies {first}-{last}");
-    match (red.is_empty(), black.is_empty()) {
-        (true, true) => repetition_draw(ply),
-        (false, false) => {
+        CycleVerdict::MutualPerpetualChase(steps) => {
             let mut r = decided(
                 ply,
                 GameResult::Draw,
@@ -324,12 +356,10 @@ fn judge_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> Rul
                 None,
                 format!("third repetition with both sides {verb} a piece on every move ({span}): draw"),
             );
-            r.chases = red.into_iter().chain(black).collect();
-            r.chases.sort_by_key(|c| c.ply);
+            r.chases = steps;
             r
         }
-        (red_clear, _) => {
-            let (culprit, steps) = if red_clear { (Color::Black, black) } else { (Color::Red, red) };
+        CycleVerdict::PerpetualChase(culprit, steps) => {
             let victim = steps.last().map_or(String::new(), |s| {
                 format!("the {} {} (on {} at ply {}) ", culprit.other().name(), s.chased_kind.name(), s.chased, s.ply)
             });
@@ -346,21 +376,32 @@ fn judge_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> Rul
             r.chases = steps;
             r
         }
-    }
+    };
+    r.cycle = Some((first, last));
+    Some(r)
+}
+
+fn repetition_draw(ply: usize) -> Ruling {
+    decided(
+        ply,
+        GameResult::Draw,
+        Termination::RepetitionDraw,
+        None,
+        "the same position with the same side to move for the third time".into(),
+    )
 }
 
 /// For each side (by [`Color::index`]), the threats on the enemy pieces that every one of
-/// its moves in plies `first..=last` newly threatened; empty when there is no such piece.
-/// Pieces are followed through the span, so a victim that flees stays the same victim.
-fn perpetual_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) -> [Vec<ChaseStep>; 2] {
-    let mut pos = game.position_at(first - 1);
+/// its moves of `plies` (played from `pos`, numbered from `first`) newly threatened;
+/// empty when there is no such piece. Pieces are followed through the span, so a victim
+/// that flees stays the same victim.
+fn perpetual_chases(mut pos: Position, plies: &[CyclePly], first: usize, rule: ThreatRule) -> [Vec<ChaseStep>; 2] {
     let mut ids = PieceIds::new(&pos);
     // Bit k: the piece with id k was chased by every move of the side so far.
     let mut persistent = [u32::MAX; 2];
     let mut moved = [false; 2];
     let mut steps: [Vec<(ChaseStep, u8)>; 2] = [Vec::new(), Vec::new()];
-    for i in first..=last {
-        let played = &game.plies()[i - 1];
+    for (k, played) in plies.iter().enumerate() {
         let side = pos.turn().index();
         moved[side] = true;
         if persistent[side] != 0 {
@@ -369,7 +410,7 @@ fn perpetual_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) ->
                 if let Some(id) = ids.at(t.chased) {
                     chased |= 1 << id;
                     let step = ChaseStep {
-                        ply: i,
+                        ply: first + k,
                         chaser: t.chaser,
                         chaser_kind: t.chaser_kind,
                         chased: t.chased,
@@ -382,6 +423,9 @@ fn perpetual_chases(game: &Game, first: usize, last: usize, rule: ThreatRule) ->
         }
         ids.play(played.mv);
         pos.play_unchecked(played.mv);
+        if played.kept_turn {
+            pos.skip_turn();
+        }
     }
     let [red, black] = steps;
     let keep = |side: usize, steps: Vec<(ChaseStep, u8)>| {
