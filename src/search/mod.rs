@@ -565,7 +565,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 reason = self.stop_reason();
                 break;
             }
-            lines.sort_by(|a, b| b.0.cmp(&a.0));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.0));
             best = lines.into_iter().map(|(s, pv)| Line { score: Score::from_internal(s), pv }).collect();
             completed = depth;
             if self.id == 0 {
@@ -764,15 +764,17 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let key = self.pos.key() ^ P::SALT;
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && ply > 0 && e.depth as i32 >= depth {
-                let s = from_tt(e.score as i32, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+        if let Some(e) = entry
+            && !pv_node
+            && ply > 0
+            && e.depth as i32 >= depth
+        {
+            let s = from_tt(e.score as i32, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
             }
         }
         let static_eval = if in_check { -INFINITY } else { entry.map_or_else(|| self.evaluate(), |e| e.eval as i32) };
