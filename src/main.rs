@@ -135,6 +135,10 @@ enum Command {
         /// Time per move in milliseconds.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
+        /// Nodes per move instead of a time: games that do not depend on the machine's
+        /// load (each engine must search with one thread).
+        #[arg(long)]
+        nodes: Option<u64>,
         /// Opening book: one line of ICCS moves per opening.
         #[arg(long, default_value = "tests/data/openings.txt")]
         openings: std::path::PathBuf,
@@ -336,8 +340,10 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => run_server(args),
-        Command::Match { engine_a, engine_b, option_a, option_b, games, movetime, openings, max_plies } => {
-            run_match(&engine_a, &engine_b, &option_a, &option_b, games, movetime, &openings, max_plies)
+        Command::Match { engine_a, engine_b, option_a, option_b, games, movetime, nodes, openings, max_plies } => {
+            use chuhe::selfplay::Budget;
+            let budget = nodes.map_or(Budget::Movetime(movetime), Budget::Nodes);
+            run_match(&engine_a, &engine_b, &option_a, &option_b, games, budget, &openings, max_plies)
         }
         Command::Uci { hash_mb, threads } => {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
@@ -494,7 +500,7 @@ fn run_match(
     option_a: &[String],
     option_b: &[String],
     games: usize,
-    movetime: u64,
+    budget: chuhe::selfplay::Budget,
     openings: &std::path::Path,
     max_plies: usize,
 ) -> Result<(), Failure> {
@@ -520,7 +526,7 @@ fn run_match(
         let opening = (i / 2) % book.len();
         let a_red = i % 2 == 0;
         let (verdict, plies, reason) =
-            play_game(&mut a, &mut b, &book[opening], a_red, movetime, max_plies).map_err(Failure)?;
+            play_game(&mut a, &mut b, &book[opening], a_red, budget, max_plies).map_err(Failure)?;
         match verdict {
             Verdict::AWins => wins += 1,
             Verdict::Draw => draws += 1,

@@ -66,7 +66,7 @@ impl Engine {
     }
 
     /// Asks for a move in the game's position.
-    pub fn best_move(&mut self, start_fen: &str, moves: &[Move], movetime_ms: u64) -> Result<String, String> {
+    pub fn best_move(&mut self, start_fen: &str, moves: &[Move], budget: Budget) -> Result<String, String> {
         let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         let position = if list.is_empty() {
             format!("position fen {start_fen}")
@@ -74,7 +74,10 @@ impl Engine {
             format!("position fen {start_fen} moves {}", list.join(" "))
         };
         self.send(&position)?;
-        self.send(&format!("go movetime {movetime_ms}"))?;
+        self.send(&match budget {
+            Budget::Movetime(ms) => format!("go movetime {ms}"),
+            Budget::Nodes(n) => format!("go nodes {n}"),
+        })?;
         let line = self.wait_for("bestmove")?;
         Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
     }
@@ -85,6 +88,16 @@ impl Drop for Engine {
         let _ = self.send("quit");
         let _ = self.child.wait();
     }
+}
+
+/// What each engine gets for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Milliseconds: the usual match condition, but the machine's load plays along.
+    Movetime(u64),
+    /// Nodes: the same games on a loaded machine as on an idle one (one search thread),
+    /// though a change that slows the search down is not charged for it.
+    Nodes(u64),
 }
 
 /// Result of one game from engine A's view.
@@ -129,7 +142,7 @@ pub fn play_game(
     b: &mut Engine,
     opening: &[Move],
     a_plays_red: bool,
-    movetime_ms: u64,
+    budget: Budget,
     max_plies: usize,
 ) -> Result<(Verdict, usize, String), String> {
     const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
@@ -153,7 +166,7 @@ pub fn play_game(
         let mover = game.position().turn();
         let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
         let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
-        let text = engine.best_move(START, &moves, movetime_ms)?;
+        let text = engine.best_move(START, &moves, budget)?;
         match Move::parse_iccs(&text).filter(|m| game.position().is_legal(*m)) {
             Some(m) => {
                 game.play_unchecked(m);
