@@ -4,7 +4,10 @@
 //! endgames, horse 4 rising in endgames, elephant 2, advisor 2, pawn 1 before the river
 //! and 2 after), tapered by a game phase counted from the attacking pieces on the board;
 //! piece-square tables add placement; a small term rewards chariot and horse mobility;
-//! king safety charges missing defenders when the enemy keeps attackers.
+//! king safety charges missing defenders when the enemy keeps attackers, and rewards a
+//! cannon aimed down the enemy general's file (the hollow cannon with nothing between,
+//! or two screens, one of which can step aside with a discovered check); the side to
+//! move gets a small tempo bonus.
 
 use crate::rules::board::{HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::types::{Color, PieceKind, Square};
@@ -16,6 +19,13 @@ const MATERIAL_EG: [i32; 7] = [0, 200, 200, 450, 900, 400, 100];
 /// Phase weight of each kind (attacking pieces only); full board = 24.
 const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 const FULL_PHASE: i32 = 24;
+/// A cannon on the enemy general's file with nothing between (in the opening; it fades
+/// with the attacking pieces).
+const HOLLOW_CANNON: i32 = 60;
+/// A cannon on the enemy general's file behind two screens.
+const CANNON_BEHIND_SCREENS: i32 = 15;
+/// The side to move's advantage of moving.
+const TEMPO: i32 = 10;
 
 // Piece-square tables from Red's side, rank 0 (Red's back rank) first, files a..i.
 #[rustfmt::skip]
@@ -211,8 +221,31 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
         let defenders = (b.pieces(color, PieceKind::Advisor).count_ones()
             + b.pieces(color, PieceKind::Elephant).count_ones()) as i32;
         score -= sign * (4 - defenders) * attackers[color.other().index()] * 6;
+        score += sign * cannon_aim(pos, color) * phase / FULL_PHASE;
     }
-    if pos.turn() == Color::Red { score } else { -score }
+    TEMPO + if pos.turn() == Color::Red { score } else { -score }
+}
+
+/// The bonus of `color`'s cannons aimed down the enemy general's file.
+fn cannon_aim(pos: &Position, color: Color) -> i32 {
+    let b = pos.board();
+    let Some(general) = b.general(color.other()) else { return 0 };
+    let file = general.file();
+    let occupancy = b.file_occupancy(file);
+    let mut bonus = 0;
+    for sq in squares(b.pieces(color, PieceKind::Cannon)) {
+        if sq.file() != file {
+            continue;
+        }
+        let (low, high) = (sq.rank().min(general.rank()), sq.rank().max(general.rank()));
+        let between = occupancy & ((1u16 << high) - 1) & !((1u16 << (low + 1)) - 1);
+        bonus += match between.count_ones() {
+            0 => HOLLOW_CANNON,
+            2 => CANNON_BEHIND_SCREENS,
+            _ => 0,
+        };
+    }
+    bonus
 }
 
 #[cfg(test)]
@@ -224,7 +257,7 @@ mod tests {
     fn incremental_material_matches_from_scratch() {
         let mut pos = Position::startpos();
         let mut m = Material::of(&pos);
-        assert_eq!(evaluate(&pos), 0, "the start is symmetric");
+        assert_eq!(evaluate(&pos), TEMPO, "the start is symmetric but for the move");
         for i in 0..200 {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
@@ -237,5 +270,15 @@ mod tests {
             pos.play_unchecked(mv);
             assert_eq!(m, Material::of(&pos));
         }
+    }
+
+    #[test]
+    fn a_hollow_cannon_is_worth_more_than_a_screened_one() {
+        let hollow = crate::notation::fen::xiangqi("3k5/9/9/9/9/9/9/3C5/9/4K4 b - - 0 1").unwrap();
+        let off_file = crate::notation::fen::xiangqi("3k5/9/9/9/9/9/9/2C6/9/4K4 b - - 0 1").unwrap();
+        assert!(evaluate(&hollow) < evaluate(&off_file), "Black suffers the hollow cannon");
+        let screens = crate::notation::fen::xiangqi("3k5/3n5/9/9/3P5/9/9/3C5/9/4K4 b - - 0 1").unwrap();
+        assert_eq!(cannon_aim(&screens, Color::Red), CANNON_BEHIND_SCREENS);
+        assert_eq!(cannon_aim(&hollow, Color::Red), HOLLOW_CANNON);
     }
 }
