@@ -231,9 +231,10 @@ fn candidates(pos: &Position, text: &str, notation: Notation) -> Result<Vec<Move
 }
 
 /// Removes what lenient parsing ignores: whitespace anywhere, and check, mate and
-/// comment marks (`+ # ! ?`, full-width too) after the last digit or numeral.
+/// comment marks (`+ # ! ?`, full-width too) after the last digit or numeral. Full-width
+/// forms of ASCII characters (`Ｃ２＝５`) are read as ASCII.
 pub(crate) fn clean(text: &str) -> String {
-    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).map(fold_full_width).collect();
     while let Some(last) = s.chars().last() {
         if matches!(last, '+' | '#' | '!' | '?' | '＋' | '！' | '？') {
             s.pop();
@@ -242,4 +243,13 @@ pub(crate) fn clean(text: &str) -> String {
         }
     }
     s
+}
+
+/// The ASCII character of a full-width form (U+FF01..U+FF5E), other characters as
+/// they are.
+pub(crate) fn fold_full_width(c: char) -> char {
+    match c {
+        '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+        c => c,
+    }
 }
