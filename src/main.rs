@@ -188,6 +188,8 @@ enum NotationArg {
     Chinese,
     /// `B2=5` (Italian letters)
     Italian,
+    /// `Bhe3` (algebraic, Italian letters)
+    Algebraic,
 }
 
 impl NotationArg {
@@ -198,6 +200,7 @@ impl NotationArg {
             NotationArg::Wxf => proto::Notation::Wxf,
             NotationArg::Chinese => proto::Notation::Chinese,
             NotationArg::Italian => proto::Notation::Italian,
+            NotationArg::Algebraic => proto::Notation::Algebraic,
         }
     }
 }

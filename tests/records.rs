@@ -100,3 +100,81 @@ fn real_records_survive_export_and_import_in_every_notation() {
         }
     }
 }
+
+/// The annotated game of the seed's Janggi text ("Una partita esplicativa",
+/// Baggio-Veronesi, GP95, 1-0), written in its Italian algebraic notation.
+///
+/// Readings of the seed: "Baggio (Cb1-Ch1)" and "Veronesi (Cb10-Cg10)" give the points
+/// each player's horses start on; Baggio's are on rank 1 and he plays `1.Cc3`, so he
+/// is Cho (who moves first, ranks 1-3) with both horses outside (마상상마), and Veronesi
+/// is Han with horses on b10 and g10, that is elephant-horse-elephant-horse from his own
+/// side (h10 to b10, 상마상마). A lower-case file letter moves a soldier (`ab7`, `g5`,
+/// `g5xg6`); R M E C T B are general, guard, elephant, horse, chariot, cannon. The
+/// game ends when Han resigns after `21.Bd3+!` ("Abbandona"); the note's line
+/// `21.... e7 22.Td6+ cd7 23.Txd7#` (four dots: Han's move 21) is the mate Han avoided
+/// by resigning, a double check by chariot and cannon ("lo scacco è doppio, T e B").
+#[test]
+fn the_annotated_janggi_game_of_the_seed() {
+    use chuhe::notation::algebraic;
+    use chuhe::rules::janggi::adjudicate::{RuleSet as JanggiRules, adjudicate as judge};
+    use chuhe::rules::janggi::{self, Setup4};
+    use chuhe::rules::outcome::{Event, EventKind};
+    use chuhe::rules::types::{Piece, PieceKind, Square};
+
+    let path = format!("{}/tests/data/records/baggio-veronesi-1995-janggi.txt", env!("CARGO_MANIFEST_DIR"));
+    let raw = record::split(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(raw.tag("Variant"), Some("Janggi"));
+    assert_eq!(raw.result.as_deref(), Some("1-0"));
+    let start = janggi::start_position(Setup4::HorseElephantElephantHorse, Setup4::ElephantHorseElephantHorse);
+    let horse = |color| Piece::new(color, PieceKind::Horse);
+    for (point, color) in [("b0", Color::Red), ("h0", Color::Red), ("b9", Color::Black), ("g9", Color::Black)] {
+        assert_eq!(start.board().piece_at(Square::parse(point).unwrap()), Some(horse(color)), "{point}");
+    }
+
+    let mut game = janggi::Game::new(start.clone());
+    let mut rewritten = Vec::new();
+    let play = |game: &mut janggi::Game, rewritten: &mut Vec<String>, token: &str| {
+        let pos = game.position().clone();
+        let m = algebraic::parse_move(&pos, token).unwrap_or_else(|e| panic!("move {}: {e}", game.plies().len() + 1));
+        let canonical = algebraic::format(&pos, m);
+        assert_eq!(algebraic::parse_move(&pos, &canonical), Ok(m), "{canonical}");
+        // The seed's check marks are the rules' checks.
+        assert_eq!(token.contains(['+', '#']), pos.gives_check(m), "{token}");
+        game.play(m).unwrap();
+        rewritten.push(canonical);
+    };
+    for token in &raw.moves {
+        play(&mut game, &mut rewritten, token);
+    }
+    assert_eq!(game.plies().len(), 41, "21 moves of Cho, 20 of Han");
+    assert!(game.position().in_check(), "21.Bd3+ checks through the palace diagonal");
+    assert_eq!(game.position().status(), Status::Ongoing, "Han could go on, and resigns");
+    let resign = [Event { kind: EventKind::Resign(Color::Black), ply: 41 }];
+    for rules in [JanggiRules::CasualV1, JanggiRules::TournamentV1] {
+        let moves: Vec<_> = game.plies().iter().map(|p| p.mv).collect();
+        let ruling = judge(&start, &moves, rules, &[]).unwrap();
+        assert_eq!(ruling.result, GameResult::Ongoing, "{rules:?}");
+        let ruling = judge(&start, &moves, rules, &resign).unwrap();
+        assert_eq!((ruling.result, ruling.termination), (GameResult::Win(Color::Red), Some(Termination::Resignation)));
+    }
+    // Written canonically: the seed's text without its `!` and `?`, and without the
+    // from-points it gives where none is needed (Cg10-f8, g5xg6, Ch4f5).
+    let canonical = "Cc3 Cc8 Cg3 ab7 Bhe3 Cf8 ih4 Ef7 g5 Mf9 Cf5 g6 gxg6 Ta6 g7 Exh4+ Cxh4 Th6 Cf5 Th2+ Mf2 \
+                     Bbe8 ab4 Cg6 Ti4 Bh1 Ta6 Tg2 Bd3 Th10 Ti3 Thh2 Tf3 Txg1 Bf1 Th9 Cd6 ed7 Cf7+ Rd9 Bd3+";
+    assert_eq!(rewritten.join(" "), canonical);
+
+    // The note's mating line.
+    for token in ["e7", "Td6+", "cd7", "Txd7#"] {
+        play(&mut game, &mut rewritten, token);
+    }
+    assert_eq!(game.position().status(), Status::Checkmate);
+    assert_eq!(game.position().checkers().count_ones(), 2, "double check: chariot and cannon");
+    assert_eq!(rewritten.last().map(String::as_str), Some("Txd7#"));
+    let moves: Vec<_> = game.plies().iter().map(|p| p.mv).collect();
+    for rules in [JanggiRules::CasualV1, JanggiRules::TournamentV1] {
+        let ruling = judge(&start, &moves, rules, &[]).unwrap();
+        assert_eq!(ruling.result, GameResult::Win(Color::Red), "{rules:?}");
+        assert_eq!(ruling.termination, Some(Termination::Checkmate), "{rules:?}");
+        assert_eq!(ruling.decided_at_ply, 45, "{rules:?}");
+    }
+}

@@ -15,7 +15,7 @@
 //! reader understands: `FEN` (the start position; the initial one without it),
 //! `Preset` (a handicap start by [`Preset::name`], such as `two-moves`; its rules apply),
 //! `Format` (the notation of the moves: `ICCS`, `Coordinate`, `WXF`, `Chinese`,
-//! `Italian`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
+//! `Italian`, `Algebraic`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
 //! on) and `Variant` (read by the caller). The others (`Event`, `Date`, `Red`,
 //! `Black`, ...) are kept as they are.
 //!
@@ -26,8 +26,8 @@
 //! (`Ｃ２＝５`, read as `C2=5`) may be written without spaces between them, as some
 //! databases do: such a token of 8, 12, ... characters is read as moves of four. Without
 //! a notation given or a `Format` tag the notation is detected: Chinese when a move is
-//! written in Chinese characters, otherwise the first of ICCS, WXF, coordinates and
-//! Italian letters in which the whole record replays legally.
+//! written in Chinese characters, otherwise the first of ICCS, WXF, coordinates, Italian
+//! letters and algebraic in which the whole record replays legally.
 
 use std::fmt;
 
@@ -246,8 +246,9 @@ fn push_token(token: String, raw: &mut RawRecord) {
         raw.moves.extend(chars.chunks(4).map(|c| c.iter().collect::<String>()));
         return;
     }
-    // A move number alone (`12.`, `12...`), or glued to a move (`12.h2e2`). A WXF pawn
-    // move such as `33.4` is not a number: what follows the dots is too short.
+    // A move number alone (`12.`, `12...`), or glued to a move (`12.h2e2`, `8.g7`). A
+    // WXF pawn move such as `33.4` is not a number: what follows the dots is too short
+    // and starts with no letter.
     let digits = token.chars().take_while(char::is_ascii_digit).count();
     let dots = token[digits..].chars().take_while(|&c| c == '.' || c == '…').count();
     if digits > 0 && dots > 0 {
@@ -255,7 +256,7 @@ fn push_token(token: String, raw: &mut RawRecord) {
         if after.is_empty() {
             return;
         }
-        if after.chars().count() >= 3 {
+        if after.chars().count() >= 3 || after.starts_with(|c: char| c.is_ascii_alphabetic()) {
             raw.moves.push(after.to_string());
             return;
         }
@@ -346,7 +347,7 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
     let candidates: Vec<Notation> = match notation {
         Some(n) => vec![n],
         None if raw.moves.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese],
-        None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian],
+        None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian, Notation::Algebraic],
     };
     let mut best: Option<RecordError> = None;
     for n in candidates {

@@ -538,6 +538,7 @@ pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
         Ok(P::Wxf) => Ok(Notation::Wxf),
         Ok(P::Chinese) => Ok(Notation::Chinese),
         Ok(P::Italian) => Ok(Notation::Italian),
+        Ok(P::Algebraic) => Ok(Notation::Algebraic),
         Ok(P::PointName) => Err(bad_request(field, "NOTATION_POINT_NAME is the notation of Three Kingdoms")),
         Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
     }
@@ -550,6 +551,7 @@ pub fn proto_notation(n: Notation) -> proto::Notation {
         Notation::Wxf => proto::Notation::Wxf,
         Notation::Chinese => proto::Notation::Chinese,
         Notation::Italian => proto::Notation::Italian,
+        Notation::Algebraic => proto::Notation::Algebraic,
     }
 }
 
