@@ -192,6 +192,8 @@ enum NotationArg {
     Italian,
     /// `Bhe3` (algebraic, Italian letters)
     Algebraic,
+    /// `79졸78` (Korean, as Janggi records write moves)
+    Korean,
 }
 
 impl NotationArg {
@@ -203,6 +205,7 @@ impl NotationArg {
             NotationArg::Chinese => proto::Notation::Chinese,
             NotationArg::Italian => proto::Notation::Italian,
             NotationArg::Algebraic => proto::Notation::Algebraic,
+            NotationArg::Korean => proto::Notation::Korean,
         }
     }
 }

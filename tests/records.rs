@@ -1,5 +1,6 @@
-//! Real, complete game records replayed to their end: public Xiangqi records of
-//! tests/data/records/ (each names its source repository and file in a `Source` tag).
+//! Real, complete game records replayed to their end: public Xiangqi and Janggi records
+//! of tests/data/records/ (each names its source in a `Source` tag), and the annotated
+//! Janggi game of the project's Italian seed text.
 
 use chuhe::notation::Notation;
 use chuhe::notation::record::{self, Record};
@@ -176,5 +177,46 @@ fn the_annotated_janggi_game_of_the_seed() {
         assert_eq!(ruling.result, GameResult::Win(Color::Red), "{rules:?}");
         assert_eq!(ruling.termination, Some(Termination::Checkmate), "{rules:?}");
         assert_eq!(ruling.decided_at_ply, 45, "{rules:?}");
+    }
+}
+
+/// A Korean record (.gib) of a friendly game, 2016 (하여명-전동하, Cho wins).
+///
+/// Readings: each ply has its own number; a point is the row from the top (Han's back
+/// rank 1, Cho's back rank 0) and the file from Cho's left; the setups (초차림, 한차림)
+/// read both sides from Cho's side of the board, left to right: Han's "상마상마" puts
+/// its horses on c10 and h10, as its moves 13마34 and 18마37 show (from Han's own side
+/// that is horse-elephant-horse-elephant).
+#[test]
+fn a_korean_janggi_record() {
+    use chuhe::notation::korean;
+    use chuhe::rules::janggi::adjudicate::{RuleSet as JanggiRules, adjudicate as judge};
+    use chuhe::rules::janggi::{self, Setup4};
+    use chuhe::rules::outcome::{Event, EventKind};
+
+    let path = format!("{}/tests/data/records/ha-yeomyeong-jeon-dongha-2016.gib", env!("CARGO_MANIFEST_DIR"));
+    let raw = record::split(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(raw.tag("초차림"), Some("상마상마"));
+    assert_eq!(raw.tag("한차림"), Some("상마상마"));
+    assert_eq!(raw.tag("대국결과"), Some("초 완승"));
+    let start = janggi::start_position(Setup4::ElephantHorseElephantHorse, Setup4::HorseElephantHorseElephant);
+    let mut game = janggi::Game::new(start.clone());
+    for (i, token) in raw.moves.iter().enumerate() {
+        let pos = game.position().clone();
+        let m = korean::parse_move(&pos, token).unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
+        // The record writes every move canonically: captures named, checks marked.
+        assert_eq!(korean::format(&pos, m), *token, "ply {}", i + 1);
+        game.play(m).unwrap();
+    }
+    assert_eq!(raw.tag("총수"), Some(game.plies().len().to_string().as_str()));
+    let moves: Vec<_> = game.plies().iter().map(|p| p.mv).collect();
+    // "초 완승": Cho wins, but nothing on the board ends the game: Han resigned.
+    assert_eq!(game.position().status(), Status::Ongoing);
+    let resign = [Event { kind: EventKind::Resign(Color::Black), ply: moves.len() }];
+    for rules in [JanggiRules::CasualV1, JanggiRules::TournamentV1] {
+        let ruling = judge(&start, &moves, rules, &[]).unwrap();
+        assert_eq!((ruling.result, ruling.termination), (GameResult::Ongoing, None), "{rules:?}");
+        let ruling = judge(&start, &moves, rules, &resign).unwrap();
+        assert_eq!((ruling.result, ruling.termination), (GameResult::Win(Color::Red), Some(Termination::Resignation)));
     }
 }

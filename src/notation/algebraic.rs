@@ -109,12 +109,10 @@ pub fn candidates(board: &Board, turn: Color, named: &Named) -> Result<Vec<Move>
 
 /// Writes a legal move canonically.
 pub fn format(pos: &impl MovePosition, m: Move) -> String {
-    if m.is_pass() {
-        return "pass".to_string();
-    }
     let board = pos.pieces();
-    let Some(piece) = board.piece_at(m.from()) else {
-        return super::coordinate::format(m);
+    let piece = match super::moving_piece(board, m, "pass") {
+        Ok(piece) => piece,
+        Err(text) => return text,
     };
     let (from, to) = (m.from(), m.to());
     let capture = board.piece_at(to).is_some();

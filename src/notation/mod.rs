@@ -10,12 +10,14 @@
 //! | Chinese | `炮二平五` | [`chinese`] |
 //! | Italian letters | `B2=5` | [`italian`] |
 //! | algebraic, Italian letters | `Bhe3` | [`algebraic`] |
+//! | Korean (Janggi records) | `79졸78` | [`korean`] |
 //!
 //! ICCS and coordinates name points and need no position. WXF, Chinese and Italian
 //! letters describe a move by its piece, the file it stands on (1-9 from the mover's
 //! right), a direction and a number, and are read against the position ([`descriptive`]
 //! holds what they share). Algebraic notation names the piece and its point of arrival,
-//! and is read against the legal moves; it serves Janggi too (see [`MovePosition`]). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
+//! and is read against the legal moves; Korean notation names both points and the
+//! piece. Both serve Janggi too (see [`MovePosition`]). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
 //! formatting is canonical, and `parse_move(format_move(m)) == m` for every legal move.
 //!
 //! ```
@@ -37,6 +39,7 @@ pub mod descriptive;
 pub mod fen;
 pub mod iccs;
 pub mod italian;
+pub mod korean;
 pub mod record;
 pub mod wxf;
 
@@ -44,7 +47,7 @@ use std::fmt;
 
 use crate::rules::board::Board;
 use crate::rules::janggi;
-use crate::rules::types::{Color, Move, MoveList, PieceKind};
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind};
 use crate::rules::xiangqi::{IllegalReason, Position};
 
 /// A move notation of the 9x10 games.
@@ -65,16 +68,19 @@ pub enum Notation {
     /// Algebraic with Italian letters, points with ranks 1-10: `Cc3`, `Bhe3`, `g5xg6`,
     /// `Txd7#` (Xiangqi and Janggi).
     Algebraic,
+    /// Korean, as Janggi records write moves: `79졸78`, `74상42병`, `85포55장군`.
+    Korean,
 }
 
 impl Notation {
-    pub const ALL: [Notation; 6] = [
+    pub const ALL: [Notation; 7] = [
         Notation::Iccs,
         Notation::Coordinate,
         Notation::Wxf,
         Notation::Chinese,
         Notation::Italian,
         Notation::Algebraic,
+        Notation::Korean,
     ];
 
     /// Name as a record's `Format` tag writes it.
@@ -86,11 +92,12 @@ impl Notation {
             Notation::Chinese => "Chinese",
             Notation::Italian => "Italian",
             Notation::Algebraic => "Algebraic",
+            Notation::Korean => "Korean",
         }
     }
 
     /// Reads a name, case-insensitive (`iccs`, `coordinate`/`coord`, `wxf`,
-    /// `chinese`/`zh`, `italian`/`it`, `algebraic`/`alg`).
+    /// `chinese`/`zh`, `italian`/`it`, `algebraic`/`alg`, `korean`/`ko`/`gib`).
     pub fn from_name(text: &str) -> Option<Notation> {
         match text.trim().to_ascii_lowercase().as_str() {
             "iccs" => Some(Notation::Iccs),
@@ -99,6 +106,7 @@ impl Notation {
             "chinese" | "zh" | "cn" => Some(Notation::Chinese),
             "italian" | "it" => Some(Notation::Italian),
             "algebraic" | "alg" | "algebrica" => Some(Notation::Algebraic),
+            "korean" | "ko" | "gib" => Some(Notation::Korean),
             _ => None,
         }
     }
@@ -208,6 +216,7 @@ pub fn format_move(pos: &Position, m: Move, notation: Notation) -> String {
         Notation::Chinese => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| chinese::render(&d)),
         Notation::Italian => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| italian::render(&d)),
         Notation::Algebraic => algebraic::format(pos, m),
+        Notation::Korean => korean::format(pos, m),
     }
 }
 
@@ -222,6 +231,15 @@ pub trait MovePosition {
     fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
     /// `+` when the legal move `m` gives check, `#` when it mates, else nothing.
     fn check_mark(&self, m: Move) -> &'static str;
+}
+
+/// The piece that makes `m`, or what to write instead: `pass` for a pass, coordinates
+/// when the from-point is empty.
+pub(crate) fn moving_piece(board: &Board, m: Move, pass: &str) -> Result<Piece, String> {
+    if m.is_pass() {
+        return Err(pass.to_string());
+    }
+    board.piece_at(m.from()).ok_or_else(|| coordinate::format(m))
 }
 
 macro_rules! move_position {
@@ -303,6 +321,7 @@ fn candidates(pos: &Position, text: &str, notation: Notation) -> Result<Vec<Move
         Notation::Algebraic => {
             algebraic::candidates(pos.board(), pos.turn(), &algebraic::parse(text).map_err(err)?).map_err(err)
         }
+        Notation::Korean => korean::candidates(pos, &korean::parse(text).map_err(err)?).map_err(err),
     }
 }
 

@@ -15,7 +15,7 @@
 //! reader understands: `FEN` (the start position; the initial one without it),
 //! `Preset` (a handicap start by [`Preset::name`], such as `two-moves`; its rules apply),
 //! `Format` (the notation of the moves: `ICCS`, `Coordinate`, `WXF`, `Chinese`,
-//! `Italian`, `Algebraic`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
+//! `Italian`, `Algebraic`, `Korean`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
 //! on) and `Variant` (read by the caller). The others (`Event`, `Date`, `Red`,
 //! `Black`, ...) are kept as they are.
 //!
@@ -25,8 +25,8 @@
 //! must agree with the `Result` tag when both are given. Chinese and full-width moves
 //! (`Ｃ２＝５`, read as `C2=5`) may be written without spaces between them, as some
 //! databases do: such a token of 8, 12, ... characters is read as moves of four. Without
-//! a notation given or a `Format` tag the notation is detected: Chinese when a move is
-//! written in Chinese characters, otherwise the first of ICCS, WXF, coordinates, Italian
+//! a notation given or a `Format` tag the notation is detected: Chinese, else Korean,
+//! when a move is written in Chinese or Korean characters, otherwise the first of ICCS, WXF, coordinates, Italian
 //! letters and algebraic in which the whole record replays legally.
 
 use std::fmt;
@@ -346,7 +346,7 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
     let mut record = Record { tags: raw.tags, preset, start, moves: Vec::new(), comments: raw.comments, result };
     let candidates: Vec<Notation> = match notation {
         Some(n) => vec![n],
-        None if raw.moves.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese],
+        None if raw.moves.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese, Notation::Korean],
         None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian, Notation::Algebraic],
     };
     let mut best: Option<RecordError> = None;

@@ -565,6 +565,7 @@ pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
         Ok(P::Chinese) => Ok(Notation::Chinese),
         Ok(P::Italian) => Ok(Notation::Italian),
         Ok(P::Algebraic) => Ok(Notation::Algebraic),
+        Ok(P::Korean) => Ok(Notation::Korean),
         Ok(P::PointName) => Err(bad_request(field, "NOTATION_POINT_NAME is the notation of Three Kingdoms")),
         Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
     }
@@ -578,6 +579,7 @@ pub fn proto_notation(n: Notation) -> proto::Notation {
         Notation::Chinese => proto::Notation::Chinese,
         Notation::Italian => proto::Notation::Italian,
         Notation::Algebraic => proto::Notation::Algebraic,
+        Notation::Korean => proto::Notation::Korean,
     }
 }
 
