@@ -11,7 +11,8 @@ use chuhe::rules::history::Game;
 use chuhe::rules::perft;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::{Move, MoveList};
-use chuhe::rules::xiangqi::handicap::Preset;
+use chuhe::rules::xiangqi::Position;
+use chuhe::rules::xiangqi::handicap::{self, Handicap, Preset};
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::engine::{Engine, EngineConfig};
 use chuhe::service::proto;
@@ -50,7 +51,8 @@ struct PositionArgs {
     #[arg(long)]
     no_flag_bearers: bool,
     /// Xiangqi handicap start instead of `--fen` (two-moves, three-moves, four-moves,
-    /// one-horse, horse-and-move, two-horses, one-chariot, nine-pieces), with its rules.
+    /// one-horse, horse-and-move, two-horses, one-chariot, nine-pieces), with its rules;
+    /// `N-moves` for the odds of any number of moves up to 10 (`6-moves`).
     #[arg(long)]
     preset: Option<String>,
 }
@@ -196,6 +198,10 @@ enum NotationArg {
     Chinese,
     /// `B2=5` (Italian letters)
     Italian,
+    /// `Bhe3` (algebraic, Italian letters)
+    Algebraic,
+    /// `79졸78` (Korean, as Janggi records write moves)
+    Korean,
 }
 
 impl NotationArg {
@@ -206,17 +212,21 @@ impl NotationArg {
             NotationArg::Wxf => proto::Notation::Wxf,
             NotationArg::Chinese => proto::Notation::Chinese,
             NotationArg::Italian => proto::Notation::Italian,
+            NotationArg::Algebraic => proto::Notation::Algebraic,
+            NotationArg::Korean => proto::Notation::Korean,
         }
     }
 }
 
 /// `chuhe convert`: prints the converted moves on one line, or the response as JSON.
 fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
+    let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     let request = proto::ConvertMovesRequest {
         start: Some(proto::Position {
             variant: proto::Variant::Xiangqi as i32,
             fen: args.fen,
-            preset: proto_preset(args.preset.as_deref())?,
+            preset,
+            handicap_moves,
             ..Default::default()
         }),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
@@ -482,7 +492,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let game = xiangqi_game(&position)?;
             let pos = game.position();
             let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            // The game's moves: a handicap's rules hold too.
+            game.legal_moves(&mut list);
             for m in &list {
                 println!("{m}");
             }
@@ -553,28 +564,49 @@ fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
         Variant::Janggi => proto::Variant::Janggi,
         Variant::ThreeKingdoms => proto::Variant::ThreeKingdoms,
     };
+    let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     Ok(proto::Position {
         variant: variant as i32,
         fen: args.fen.clone(),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
-        preset: proto_preset(args.preset.as_deref())?,
+        preset,
+        handicap_moves,
         ..Default::default()
     })
 }
 
-/// A handicap preset named on the command line.
-fn preset_arg(name: Option<&str>) -> Result<Option<Preset>, Failure> {
-    name.map(|n| Preset::from_name(n).ok_or_else(|| Failure(format!("unknown preset {n:?}")))).transpose()
+/// A handicap start named by `--preset`.
+enum Start {
+    Preset(Preset),
+    /// `N-moves`: the odds of N moves.
+    Moves(u32),
 }
 
-/// The API's value for a preset named on the command line (unspecified when none).
-fn proto_preset(name: Option<&str>) -> Result<i32, Failure> {
-    Ok(match preset_arg(name)? {
-        None => proto::StartPreset::Unspecified as i32,
-        Some(p) => {
+/// The handicap start named on the command line: a preset, or `N-moves`.
+fn start_arg(name: Option<&str>) -> Result<Option<Start>, Failure> {
+    let Some(name) = name else { return Ok(None) };
+    if let Some(p) = Preset::from_name(name) {
+        return Ok(Some(Start::Preset(p)));
+    }
+    let moves = name.trim().strip_suffix("-moves").and_then(|n| n.parse::<u32>().ok());
+    match moves {
+        Some(n) if n <= handicap::MAX_MOVES => Ok(Some(Start::Moves(n))),
+        Some(n) => Err(Failure(format!("{n} handicap moves exceed the limit of {}", handicap::MAX_MOVES))),
+        None => Err(Failure(format!("unknown preset {name:?}"))),
+    }
+}
+
+/// The API's preset and handicap moves for the start named on the command line
+/// (unspecified and none when no start is named).
+fn proto_start(name: Option<&str>) -> Result<(i32, u32), Failure> {
+    Ok(match start_arg(name)? {
+        None => (proto::StartPreset::Unspecified as i32, 0),
+        Some(Start::Moves(n)) => (proto::StartPreset::Unspecified as i32, n),
+        Some(Start::Preset(p)) => {
             let api_name = format!("START_PRESET_{}", p.name().to_ascii_uppercase().replace('-', "_"));
-            proto::StartPreset::from_str_name(&api_name)
-                .ok_or_else(|| Failure(format!("preset {} has no API value", p.name())))? as i32
+            let value = proto::StartPreset::from_str_name(&api_name)
+                .ok_or_else(|| Failure(format!("preset {} has no API value", p.name())))?;
+            (value as i32, 0)
         }
     })
 }
@@ -688,8 +720,9 @@ fn xiangqi_game(args: &PositionArgs) -> Result<Game, Failure> {
         Variant::Xiangqi => {}
         other => return Err(Failure(format!("variant {other:?} is not supported yet"))),
     }
-    let mut game = match preset_arg(args.preset.as_deref())? {
-        Some(p) => Game::with_handicap(p.position(), p.handicap()),
+    let mut game = match start_arg(args.preset.as_deref())? {
+        Some(Start::Preset(p)) => Game::with_handicap(p.position(), p.handicap()),
+        Some(Start::Moves(n)) => Game::with_handicap(Position::startpos(), Handicap::moves(n)),
         None => Game::new(fen::xiangqi(&args.fen).map_err(|e| Failure(e.to_string()))?),
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {

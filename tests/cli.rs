@@ -196,4 +196,14 @@ fn handicap_presets_on_the_command_line() {
     assert_eq!(text.trim(), "炮二平五 马二进三");
     let (code, _) = run(&["moves", "--preset", "bogus"]);
     assert_eq!(code, Some(2));
+    // Any number of moves: Red's sixth move after five.
+    let (code, text) = run(&["moves", "--preset", "6-moves", "--moves", "h2e2 h0g2 i0h0 b0c2 a0b0"]);
+    assert_eq!(code, Some(0));
+    assert!(text.lines().any(|l| l == "c3c4") && !text.lines().any(|l| l == "h9g7"), "{text}");
+    assert!(!text.lines().any(|l| l == "b2b6"), "no crossing during the opening moves: {text}");
+    let (code, text) = run(&["convert", "--preset", "5-moves", "--moves", "h2e2 h0g2 i0h0 b0c2 a0b0 h9g7"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(text.trim(), "h2e2 h0g2 i0h0 b0c2 a0b0 h9g7");
+    let (code, _) = run(&["moves", "--preset", "11-moves"]);
+    assert_eq!(code, Some(2));
 }

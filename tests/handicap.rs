@@ -6,6 +6,8 @@ use chuhe::rules::types::{Color, Move, MoveList};
 use chuhe::rules::xiangqi::handicap::{Handicap, Preset};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
 
+mod common;
+
 fn iccs(text: &str) -> Move {
     Move::parse_iccs(text).unwrap_or_else(|| panic!("bad ICCS {text}"))
 }
@@ -97,4 +99,90 @@ fn handicap_presets() {
 
 fn fen_of(last_rank_and_side: &str) -> String {
     format!("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/{last_rank_and_side} - - 0 1")
+}
+
+#[test]
+fn handicap_of_any_number_of_moves() {
+    for (n, preset) in [(2, Preset::TwoMoves), (3, Preset::ThreeMoves), (4, Preset::FourMoves)] {
+        assert_eq!(Handicap::moves(n), preset.handicap(), "{n}");
+    }
+    assert!(Handicap::moves(0).is_none() && Handicap::moves(1).is_none());
+    // Six moves: Red plays six in a row, none across the river and none but a pawn on
+    // its river bank, then Black moves.
+    let mut game = Game::with_handicap(Position::startpos(), Handicap::moves(6));
+    for (i, m) in ["h2e2", "h0g2", "i0h0", "b0c2", "a0b0", "c3c4"].into_iter().enumerate() {
+        assert_eq!(game.position().turn(), Color::Red, "move {}", i + 1);
+        assert_eq!(game.explain_illegal(iccs("b2b6")), Some(IllegalReason::HandicapCrossesRiver));
+        assert_eq!(game.explain_illegal(iccs("b2b4")), Some(IllegalReason::HandicapOwnRiverBank));
+        game.play(iccs(m)).unwrap();
+    }
+    assert_eq!(game.position().turn(), Color::Black);
+    game.play(iccs("h9g7")).unwrap();
+    assert!(game.is_legal(iccs("b2b6")), "the restrictions end with the opening moves");
+}
+
+/// The API's `Position.handicap_moves` through the real server.
+#[tokio::test]
+async fn handicap_moves_through_the_server() {
+    use chuhe::service::proto;
+    use chuhe::service::server::ServerConfig;
+    use tonic_types::StatusExt;
+
+    let bad_field = |status: tonic::Status| {
+        assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+        let details = status.get_error_details();
+        details.bad_request().expect("BadRequest detail").field_violations[0].field.clone()
+    };
+    let position = |moves: &str, n: u32| proto::Position {
+        variant: proto::Variant::Xiangqi as i32,
+        moves: moves.split_whitespace().map(str::to_string).collect(),
+        handicap_moves: n,
+        ..Default::default()
+    };
+    let list = |p: proto::Position| proto::ListLegalMovesRequest { position: Some(p), ..Default::default() };
+    let server = common::server::start(ServerConfig::default()).await;
+    let mut rules = server.rules().await;
+
+    let five = "h2e2 h0g2 i0h0 b0c2 a0b0";
+    let resp = rules.list_legal_moves(list(position(five, 6))).await.unwrap().into_inner();
+    assert_eq!(resp.status.unwrap().side_to_move, proto::Player::Red as i32, "Red's sixth move");
+    let listed = |text: &str| resp.moves.iter().any(|m| m.iccs == text);
+    assert!(listed("c3c4") && listed("b2b3"));
+    assert!(!listed("b2b6") && !listed("b2b4"), "no crossing, no piece but a pawn on the bank");
+    let six = format!("{five} c3c4");
+    let resp = rules.list_legal_moves(list(position(&six, 6))).await.unwrap().into_inner();
+    assert_eq!(resp.status.unwrap().side_to_move, proto::Player::Black as i32);
+    let resp = rules
+        .validate_game(proto::ValidateGameRequest { position: Some(position(&format!("{six} g3g4"), 6)) })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!resp.legal);
+    assert_eq!(resp.first_illegal_index, 6, "a seventh Red move in a row");
+    // One move, with the standard preset, is a normal game.
+    let mut standard = position("h2e2", 1);
+    standard.preset = proto::StartPreset::Standard as i32;
+    let resp = rules.list_legal_moves(list(standard)).await.unwrap().into_inner();
+    assert_eq!(resp.status.unwrap().side_to_move, proto::Player::Black as i32, "one move is a normal game");
+
+    // Out of range, with another preset, with a FEN, for Janggi.
+    let field = "position.handicap_moves";
+    assert_eq!(bad_field(rules.list_legal_moves(list(position("", 11))).await.unwrap_err()), field);
+    let mut p = position("", 5);
+    p.preset = proto::StartPreset::TwoMoves as i32;
+    assert_eq!(bad_field(rules.list_legal_moves(list(p)).await.unwrap_err()), field);
+    let mut p = position("", 5);
+    p.fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1".into();
+    assert_eq!(bad_field(rules.list_legal_moves(list(p)).await.unwrap_err()), field);
+    let mut p = position("", 2);
+    p.variant = proto::Variant::Janggi as i32;
+    assert_eq!(bad_field(rules.list_legal_moves(list(p)).await.unwrap_err()), field);
+
+    // A record names three moves by its preset, and has no name for six.
+    let mut notations = server.notations().await;
+    let export = |p: proto::Position| proto::ExportRecordRequest { position: Some(p), ..Default::default() };
+    let text = notations.export_record(export(position("h2e2 h0g2 i0h0", 3))).await.unwrap().into_inner().text;
+    assert!(text.contains("[Preset \"three-moves\"]"), "{text}");
+    assert_eq!(bad_field(notations.export_record(export(position(&six, 6))).await.unwrap_err()), field);
+    server.shutdown().await;
 }

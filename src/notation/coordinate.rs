@@ -29,7 +29,7 @@ pub fn parse(text: &str) -> Result<Move, NotationErrorKind> {
 }
 
 /// A point at the start of `s`, and what follows it.
-fn point(s: &str) -> Option<(Square, &str)> {
+pub(crate) fn point(s: &str) -> Option<(Square, &str)> {
     let b = s.as_bytes();
     let file = b.first()?.wrapping_sub(b'a');
     if file >= 9 {

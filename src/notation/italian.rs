@@ -100,7 +100,7 @@ pub fn parse(text: &str) -> Result<Described, NotationErrorKind> {
     Ok(Described { kind, place, direction, number })
 }
 
-fn kind_of(letter: char) -> Result<PieceKind, NotationErrorKind> {
+pub(crate) fn kind_of(letter: char) -> Result<PieceKind, NotationErrorKind> {
     match letter {
         'R' => Ok(PieceKind::General),
         'M' => Ok(PieceKind::Advisor),

@@ -9,11 +9,15 @@
 //! | WXF | `C2.5` | [`wxf`] |
 //! | Chinese | `炮二平五` | [`chinese`] |
 //! | Italian letters | `B2=5` | [`italian`] |
+//! | algebraic, Italian letters | `Bhe3` | [`algebraic`] |
+//! | Korean (Janggi records) | `79졸78` | [`korean`] |
 //!
-//! ICCS and coordinates name points and need no position. The other three describe a
-//! move by its piece, the file it stands on (1-9 from the mover's right), a direction
-//! and a number, and are read against the position ([`descriptive`] holds what they
-//! share). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
+//! ICCS and coordinates name points and need no position. WXF, Chinese and Italian
+//! letters describe a move by its piece, the file it stands on (1-9 from the mover's
+//! right), a direction and a number, and are read against the position ([`descriptive`]
+//! holds what they share). Algebraic notation names the piece and its point of arrival,
+//! and is read against the legal moves; Korean notation names both points and the
+//! piece. Both serve Janggi too (see [`MovePosition`]). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
 //! formatting is canonical, and `parse_move(format_move(m)) == m` for every legal move.
 //!
 //! ```
@@ -28,18 +32,22 @@
 //! assert_eq!(format_move(&pos, m, Notation::Coordinate), "h3-e3");
 //! ```
 
+pub mod algebraic;
 pub mod chinese;
 pub mod coordinate;
 pub mod descriptive;
 pub mod fen;
 pub mod iccs;
 pub mod italian;
+pub mod korean;
 pub mod record;
 pub mod wxf;
 
 use std::fmt;
 
-use crate::rules::types::{Color, Move, MoveList, PieceKind};
+use crate::rules::board::Board;
+use crate::rules::janggi;
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind};
 use crate::rules::xiangqi::{IllegalReason, Position};
 
 /// A move notation of the 9x10 games.
@@ -57,11 +65,23 @@ pub enum Notation {
     /// WXF-style with Italian letters T C E M R B P and tandem markers A/F, M, B:
     /// `B2=5`, `C8+7`, `TA2=3`.
     Italian,
+    /// Algebraic with Italian letters, points with ranks 1-10: `Cc3`, `Bhe3`, `g5xg6`,
+    /// `Txd7#` (Xiangqi and Janggi).
+    Algebraic,
+    /// Korean, as Janggi records write moves: `79졸78`, `74상42병`, `85포55장군`.
+    Korean,
 }
 
 impl Notation {
-    pub const ALL: [Notation; 5] =
-        [Notation::Iccs, Notation::Coordinate, Notation::Wxf, Notation::Chinese, Notation::Italian];
+    pub const ALL: [Notation; 7] = [
+        Notation::Iccs,
+        Notation::Coordinate,
+        Notation::Wxf,
+        Notation::Chinese,
+        Notation::Italian,
+        Notation::Algebraic,
+        Notation::Korean,
+    ];
 
     /// Name as a record's `Format` tag writes it.
     pub const fn name(self) -> &'static str {
@@ -71,11 +91,13 @@ impl Notation {
             Notation::Wxf => "WXF",
             Notation::Chinese => "Chinese",
             Notation::Italian => "Italian",
+            Notation::Algebraic => "Algebraic",
+            Notation::Korean => "Korean",
         }
     }
 
     /// Reads a name, case-insensitive (`iccs`, `coordinate`/`coord`, `wxf`,
-    /// `chinese`/`zh`, `italian`/`it`).
+    /// `chinese`/`zh`, `italian`/`it`, `algebraic`/`alg`, `korean`/`ko`/`gib`).
     pub fn from_name(text: &str) -> Option<Notation> {
         match text.trim().to_ascii_lowercase().as_str() {
             "iccs" => Some(Notation::Iccs),
@@ -83,6 +105,8 @@ impl Notation {
             "wxf" => Some(Notation::Wxf),
             "chinese" | "zh" | "cn" => Some(Notation::Chinese),
             "italian" | "it" => Some(Notation::Italian),
+            "algebraic" | "alg" | "algebrica" => Some(Notation::Algebraic),
+            "korean" | "ko" | "gib" => Some(Notation::Korean),
             _ => None,
         }
     }
@@ -116,6 +140,8 @@ pub enum NotationErrorKind {
     AmbiguousLetter { letter: char, hint: &'static str },
     /// The mover has no such piece on the named file (1-9 from the mover's right).
     NoPiece { color: Color, kind: PieceKind, file: u8 },
+    /// The mover has no piece of the kind that the text allows (algebraic notation).
+    NoPieceToMove { color: Color, kind: PieceKind },
     /// A front/rear marker, but no file holds two of the mover's pieces of that kind.
     NoTandem { color: Color, kind: PieceKind },
     /// A front/rear marker without a file, while pawns stand in tandem on two files.
@@ -158,6 +184,7 @@ impl fmt::Display for NotationError {
             K::UnknownPiece { letter } => write!(f, "unknown piece {letter:?} in {} notation", self.notation),
             K::AmbiguousLetter { letter, hint } => write!(f, "piece letter {letter:?} is ambiguous: {hint}"),
             K::NoPiece { color, kind, file } => write!(f, "no {} on file {file}", piece(color, kind)),
+            K::NoPieceToMove { color, kind } => write!(f, "no {} can make that move", piece(color, kind)),
             K::NoTandem { color, kind } => {
                 write!(f, "a front/rear marker, but no file holds two {}s", piece(color, kind))
             }
@@ -188,20 +215,84 @@ pub fn format_move(pos: &Position, m: Move, notation: Notation) -> String {
         Notation::Wxf => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| wxf::render(&d)),
         Notation::Chinese => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| chinese::render(&d)),
         Notation::Italian => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| italian::render(&d)),
+        Notation::Algebraic => algebraic::format(pos, m),
+        Notation::Korean => korean::format(pos, m),
     }
 }
 
+/// What reading and writing a move in algebraic notation needs of a position: it serves
+/// Xiangqi and Janggi alike.
+pub trait MovePosition {
+    fn pieces(&self) -> &Board;
+    fn mover(&self) -> Color;
+    /// Appends the legal moves.
+    fn moves(&self, list: &mut MoveList);
+    /// `None` when `m` is legal, otherwise the first rule it breaks.
+    fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
+    /// `+` when the legal move `m` gives check, `#` when it mates, else nothing.
+    fn check_mark(&self, m: Move) -> &'static str;
+}
+
+/// The piece that makes `m`, or what to write instead: `pass` for a pass, coordinates
+/// when the from-point is empty.
+pub(crate) fn moving_piece(board: &Board, m: Move, pass: &str) -> Result<Piece, String> {
+    if m.is_pass() {
+        return Err(pass.to_string());
+    }
+    board.piece_at(m.from()).ok_or_else(|| coordinate::format(m))
+}
+
+macro_rules! move_position {
+    ($position:ty) => {
+        impl MovePosition for $position {
+            fn pieces(&self) -> &Board {
+                self.board()
+            }
+            fn mover(&self) -> Color {
+                self.turn()
+            }
+            fn moves(&self, list: &mut MoveList) {
+                self.legal_moves(list)
+            }
+            fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
+                self.explain_illegal(m)
+            }
+            fn check_mark(&self, m: Move) -> &'static str {
+                if !self.gives_check(m) {
+                    return "";
+                }
+                let mut after = self.clone();
+                after.play_unchecked(m);
+                if after.status() == crate::rules::Status::Checkmate { "#" } else { "+" }
+            }
+        }
+    };
+}
+
+move_position!(Position);
+move_position!(janggi::Position);
+
 /// Reads a legal move of `pos` from text in a notation.
 pub fn parse_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
-    let candidates = candidates(pos, text, notation)?;
+    pick(pos, text, notation, candidates(pos, text, notation)?)
+}
+
+/// The one legal move among the moves a text can mean (never empty), or why there is
+/// none or more than one.
+pub(crate) fn pick(
+    pos: &impl MovePosition,
+    text: &str,
+    notation: Notation,
+    candidates: Vec<Move>,
+) -> Result<Move, NotationError> {
     let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
+    pos.moves(&mut legal);
     let fitting: Vec<Move> = candidates.iter().copied().filter(|m| legal.contains(*m)).collect();
     match fitting.as_slice() {
         [m] => Ok(*m),
         [] => {
             let mv = candidates[0];
-            let reason = pos.explain_illegal(mv).unwrap_or(IllegalReason::CannotMoveThatWay);
+            let reason = pos.why_illegal(mv).unwrap_or(IllegalReason::CannotMoveThatWay);
             Err(NotationError::new(text, notation, NotationErrorKind::Illegal { mv, reason }))
         }
         _ => Err(NotationError::new(text, notation, NotationErrorKind::Ambiguous { moves: fitting })),
@@ -227,13 +318,18 @@ fn candidates(pos: &Position, text: &str, notation: Notation) -> Result<Vec<Move
         Notation::Wxf => descriptive::candidates(pos, &wxf::parse(text).map_err(err)?).map_err(err),
         Notation::Chinese => descriptive::candidates(pos, &chinese::parse(text).map_err(err)?).map_err(err),
         Notation::Italian => descriptive::candidates(pos, &italian::parse(text).map_err(err)?).map_err(err),
+        Notation::Algebraic => {
+            algebraic::candidates(pos.board(), pos.turn(), &algebraic::parse(text).map_err(err)?).map_err(err)
+        }
+        Notation::Korean => korean::candidates(pos, &korean::parse(text).map_err(err)?).map_err(err),
     }
 }
 
 /// Removes what lenient parsing ignores: whitespace anywhere, and check, mate and
-/// comment marks (`+ # ! ?`, full-width too) after the last digit or numeral.
+/// comment marks (`+ # ! ?`, full-width too) after the last digit or numeral. Full-width
+/// forms of ASCII characters (`Ｃ２＝５`) are read as ASCII.
 pub(crate) fn clean(text: &str) -> String {
-    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut s: String = text.chars().filter(|c| !c.is_whitespace()).map(fold_full_width).collect();
     while let Some(last) = s.chars().last() {
         if matches!(last, '+' | '#' | '!' | '?' | '＋' | '！' | '？') {
             s.pop();
@@ -242,4 +338,13 @@ pub(crate) fn clean(text: &str) -> String {
         }
     }
     s
+}
+
+/// The ASCII character of a full-width form (U+FF01..U+FF5E), other characters as
+/// they are.
+pub(crate) fn fold_full_width(c: char) -> char {
+    match c {
+        '\u{ff01}'..='\u{ff5e}' => char::from_u32(c as u32 - 0xfee0).unwrap_or(c),
+        c => c,
+    }
 }

@@ -15,17 +15,19 @@
 //! reader understands: `FEN` (the start position; the initial one without it),
 //! `Preset` (a handicap start by [`Preset::name`], such as `two-moves`; its rules apply),
 //! `Format` (the notation of the moves: `ICCS`, `Coordinate`, `WXF`, `Chinese`,
-//! `Italian`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
+//! `Italian`, `Algebraic`, `Korean`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
 //! on) and `Variant` (read by the caller). The others (`Event`, `Date`, `Red`,
 //! `Black`, ...) are kept as they are.
 //!
 //! The move text holds moves, move numbers (`1.`, `1...`, also glued to the move:
 //! `1.h2e2`), comments in braces or after `;` to the end of the line, variations in
 //! parentheses (skipped), annotation glyphs (`$1`, skipped) and a final result, which
-//! must agree with the `Result` tag when both are given. Without a notation given or a
-//! `Format` tag the notation is detected: Chinese when a move is written in Chinese
-//! characters, otherwise the first of ICCS, WXF, coordinates and Italian letters in
-//! which the whole record replays legally.
+//! must agree with the `Result` tag when both are given. Chinese and full-width moves
+//! (`Ｃ２＝５`, read as `C2=5`) may be written without spaces between them, as some
+//! databases do: such a token of 8, 12, ... characters is read as moves of four. Without
+//! a notation given or a `Format` tag the notation is detected: Chinese, else Korean,
+//! when a move is written in Chinese or Korean characters, otherwise the first of ICCS, WXF, coordinates, Italian
+//! letters and algebraic in which the whole record replays legally.
 
 use std::fmt;
 
@@ -237,8 +239,16 @@ fn push_token(token: String, raw: &mut RawRecord) {
     if token.starts_with('$') {
         return;
     }
-    // A move number alone (`12.`, `12...`), or glued to a move (`12.h2e2`). A WXF pawn
-    // move such as `33.4` is not a number: what follows the dots is too short.
+    // Moves written without a space between them (`炮二平五马８进７`, `Ｃ２＝５Ｈ８＋７`):
+    // Chinese and full-width moves are four characters each.
+    let chars: Vec<char> = token.chars().collect();
+    if chars.len() >= 8 && chars.len().is_multiple_of(4) && !chars.iter().any(char::is_ascii) {
+        raw.moves.extend(chars.chunks(4).map(|c| c.iter().collect::<String>()));
+        return;
+    }
+    // A move number alone (`12.`, `12...`), or glued to a move (`12.h2e2`, `8.g7`). A
+    // WXF pawn move such as `33.4` is not a number: what follows the dots is too short
+    // and starts with no letter.
     let digits = token.chars().take_while(char::is_ascii_digit).count();
     let dots = token[digits..].chars().take_while(|&c| c == '.' || c == '…').count();
     if digits > 0 && dots > 0 {
@@ -246,7 +256,7 @@ fn push_token(token: String, raw: &mut RawRecord) {
         if after.is_empty() {
             return;
         }
-        if after.chars().count() >= 3 {
+        if after.chars().count() >= 3 || after.starts_with(|c: char| c.is_ascii_alphabetic()) {
             raw.moves.push(after.to_string());
             return;
         }
@@ -336,8 +346,8 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
     let mut record = Record { tags: raw.tags, preset, start, moves: Vec::new(), comments: raw.comments, result };
     let candidates: Vec<Notation> = match notation {
         Some(n) => vec![n],
-        None if raw.moves.iter().any(|m| !m.is_ascii()) => vec![Notation::Chinese],
-        None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian],
+        None if raw.moves.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese, Notation::Korean],
+        None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian, Notation::Algebraic],
     };
     let mut best: Option<RecordError> = None;
     for n in candidates {
@@ -358,6 +368,11 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
         }
     }
     Err(best.unwrap_or(RecordError::Unclosed { what: "record" }))
+}
+
+/// Is a move written with characters other than ASCII and their full-width forms?
+fn is_chinese(token: &str) -> bool {
+    token.chars().any(|c| !super::fold_full_width(c).is_ascii())
 }
 
 fn read_moves(record: &Record, tokens: &[String], notation: Notation) -> Result<Vec<Move>, RecordError> {

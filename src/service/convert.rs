@@ -14,7 +14,7 @@ use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
 use crate::rules::xiangqi::adjudicate::{RuleSet, Warning};
-use crate::rules::xiangqi::handicap::Preset;
+use crate::rules::xiangqi::handicap::{self, Handicap, Preset};
 use crate::rules::xiangqi::{IllegalReason, Position};
 use crate::rules::{Status as BoardStatus, outcome};
 
@@ -120,11 +120,34 @@ pub fn new_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
 
 fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
     let preset = preset(p.preset, &format!("{field}.preset"))?;
+    let moves = handicap_moves(p, field)?;
     if uses_preset(p) {
-        return Ok(Game::with_handicap(preset.position(), preset.handicap()));
+        let handicap = if moves > 1 { Handicap::moves(moves) } else { preset.handicap() };
+        return Ok(Game::with_handicap(preset.position(), handicap));
     }
     let start = fen::xiangqi(&p.fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))?;
     Ok(Game::new(start))
+}
+
+/// The request's "N moves" odds (0 when not asked for), checked: at most
+/// [`handicap::MAX_MOVES`], from the standard start (no FEN, no other preset), Xiangqi
+/// only (the caller checks the variant).
+pub fn handicap_moves(p: &proto::Position, field: &str) -> Result<u32, Status> {
+    let n = p.handicap_moves;
+    if n == 0 {
+        return Ok(0);
+    }
+    let bad = |message: String| Err(bad_request(format!("{field}.handicap_moves"), message));
+    if n > handicap::MAX_MOVES {
+        return bad(format!("{n} handicap moves exceed the limit of {}", handicap::MAX_MOVES));
+    }
+    if !uses_preset(p) {
+        return bad("handicap moves start from the standard position: leave fen empty or \"startpos\"".into());
+    }
+    match proto::StartPreset::try_from(p.preset) {
+        Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => Ok(n),
+        _ => bad("handicap moves go with START_PRESET_STANDARD (or none), not with another preset".into()),
+    }
 }
 
 /// Parses the record's moves (ICCS) without playing them.
@@ -152,6 +175,9 @@ fn new_janggi_game(p: &proto::Position, field: &str) -> Result<janggi::Game, Sta
         match proto::StartPreset::try_from(p.preset) {
             Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => {}
             _ => return Err(bad_request(format!("{field}.preset"), "Janggi has no handicap presets")),
+        }
+        if p.handicap_moves != 0 {
+            return Err(bad_request(format!("{field}.handicap_moves"), "Janggi has no handicap moves"));
         }
         let red = janggi_setup(p.red_setup, &format!("{field}.red_setup"))?;
         let black = janggi_setup(p.black_setup, &format!("{field}.black_setup"))?;
@@ -557,6 +583,8 @@ pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
         Ok(P::Wxf) => Ok(Notation::Wxf),
         Ok(P::Chinese) => Ok(Notation::Chinese),
         Ok(P::Italian) => Ok(Notation::Italian),
+        Ok(P::Algebraic) => Ok(Notation::Algebraic),
+        Ok(P::Korean) => Ok(Notation::Korean),
         Ok(P::PointName) => Err(bad_request(field, "NOTATION_POINT_NAME is the notation of Three Kingdoms")),
         Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
     }
@@ -569,6 +597,8 @@ pub fn proto_notation(n: Notation) -> proto::Notation {
         Notation::Wxf => proto::Notation::Wxf,
         Notation::Chinese => proto::Notation::Chinese,
         Notation::Italian => proto::Notation::Italian,
+        Notation::Algebraic => proto::Notation::Algebraic,
+        Notation::Korean => proto::Notation::Korean,
     }
 }
 

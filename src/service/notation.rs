@@ -9,7 +9,7 @@ use super::proto::{self, notation_service_server::NotationService};
 use crate::notation::record::{self, Comment, Record};
 use crate::notation::{fen, format_move, parse_move};
 use crate::rules::outcome::GameResult;
-use crate::rules::xiangqi::handicap::Preset;
+use crate::rules::xiangqi::handicap::{Handicap, Preset};
 
 pub fn convert_moves(
     req: &proto::ConvertMovesRequest,
@@ -146,10 +146,13 @@ pub fn export_record(
         }
         comments.push(Comment { ply: c.ply as usize, text: c.text.clone() });
     }
-    let preset = if convert::uses_preset(position) {
-        Some(convert::preset(position.preset, "position.preset")?).filter(|p| *p != Preset::Standard)
-    } else {
-        None
+    let preset = match convert::handicap_moves(position, "position")? {
+        _ if !convert::uses_preset(position) => None,
+        0 | 1 => Some(convert::preset(position.preset, "position.preset")?).filter(|p| *p != Preset::Standard),
+        // A record names its handicap by its Preset tag.
+        n => Some(Preset::ALL.into_iter().find(|p| p.handicap() == Handicap::moves(n)).ok_or_else(|| {
+            bad_request("position.handicap_moves", format!("a record names no handicap of {n} moves (at most four)"))
+        })?),
     };
     let rec = Record {
         tags: req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect(),

@@ -72,6 +72,9 @@ pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Stat
         Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => {}
         _ => return Err(bad_request(format!("{field}.preset"), "Three Kingdoms has no start presets")),
     }
+    if p.handicap_moves != 0 {
+        return Err(bad_request(format!("{field}.handicap_moves"), "Three Kingdoms has no handicap moves"));
+    }
     if p.red_setup != 0 || p.black_setup != 0 {
         return Err(bad_request(format!("{field}.red_setup"), "Janggi setups do not apply to Three Kingdoms"));
     }

@@ -17,8 +17,9 @@
 //! | [`Preset::OneChariot`] | without Red's left chariot (a0) | Red | Black may not take Red's unmoved left pawn (a3), left horse (b0) or left cannon (b2) |
 //! | [`Preset::NinePieces`] | without Red's advisors, elephants and pawns (nine pieces) | Red | none |
 //!
-//! The "four or more moves" odds of the rules text are served as four moves; a
-//! [`Handicap`] with any number of opening moves works the same way.
+//! The "four or more moves" odds of the rules text are served as four moves by the
+//! preset; [`Handicap::moves`] gives the odds of any number of moves (the API's
+//! `Position.handicap_moves`, up to [`MAX_MOVES`]).
 //!
 //! Conventions where the rules text is silent:
 //!
@@ -62,7 +63,26 @@ pub struct Handicap {
     pub protected: Vec<Protected>,
 }
 
+/// The most moves in a row the API and the command line give in the "N moves" odds.
+pub const MAX_MOVES: u32 = 10;
+
 impl Handicap {
+    /// The "N moves" odds: the side that starts plays `n` moves in a row; from three
+    /// moves on none of them crosses the river, and from four on none but a pawn stops on
+    /// the mover's river bank (the rules text's "four or more moves"). `n` of 0 or 1 is a
+    /// normal game.
+    pub fn moves(n: u32) -> Handicap {
+        if n <= 1 {
+            return Handicap::default();
+        }
+        Handicap {
+            opening_moves: n,
+            opening_stays_home: n >= 3,
+            opening_avoids_own_bank: n >= 4,
+            ..Handicap::default()
+        }
+    }
+
     /// Is this a normal game?
     pub fn is_none(&self) -> bool {
         self.opening_moves <= 1
@@ -206,14 +226,9 @@ impl Preset {
             points.iter().filter_map(|s| Square::parse(s)).map(|square| Protected { square, unless_check }).collect()
         };
         match self {
-            Preset::TwoMoves => Handicap { opening_moves: 2, ..Handicap::default() },
-            Preset::ThreeMoves => Handicap { opening_moves: 3, opening_stays_home: true, ..Handicap::default() },
-            Preset::FourMoves => Handicap {
-                opening_moves: 4,
-                opening_stays_home: true,
-                opening_avoids_own_bank: true,
-                ..Handicap::default()
-            },
+            Preset::TwoMoves => Handicap::moves(2),
+            Preset::ThreeMoves => Handicap::moves(3),
+            Preset::FourMoves => Handicap::moves(4),
             Preset::TwoHorses => Handicap { protected: protect(&["e3"], true), ..Handicap::default() },
             Preset::OneChariot => Handicap { protected: protect(&["a3", "b0", "b2"], false), ..Handicap::default() },
             _ => Handicap::default(),
