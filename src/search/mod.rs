@@ -302,6 +302,8 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const RULED_WIN: i32 = 20_000;
 const INFINITY: i32 = 31_000;
 pub const MAX_PLY: usize = 120;
+/// Futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 150;
 
 /// A score for the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -819,6 +821,13 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let mut scores = [0i32; MoveList::CAPACITY];
         self.order(&list, &mut scores, tt_move, ply);
 
+        // Futility: near the horizon, far below alpha, quiet moves cannot catch up.
+        let futile = !pv_node
+            && !in_check
+            && ply > 0
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && static_eval + FUTILITY_MARGIN * depth <= alpha;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -832,6 +841,12 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let gives_check = self.pos.in_check();
             self.push(m, gives_check, capture);
             let quiet = !capture && !gives_check;
+            if futile && i > 0 && quiet && !self.is_killer(ply, m) {
+                self.pop();
+                self.pos.unplay(m, undo);
+                self.material = saved;
+                continue;
+            }
             let mut score;
             if i == 0 {
                 score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
