@@ -29,7 +29,9 @@ pub fn list_legal_moves(
     // The order of the ICCS texts, without comparing strings: file and rank of the
     // from-point, then of the to-point; a pass last.
     list.as_mut_slice().sort_unstable_by_key(|m| {
-        if m.is_pass() { [u8::MAX; 4] } else { [m.from().file(), m.from().rank(), m.to().file(), m.to().rank()] }
+        let (from, to) = (m.from(), m.to());
+        let key = u16::from_be_bytes([from.file() << 4 | from.rank(), to.file() << 4 | to.rank()]);
+        if m.is_pass() { u16::MAX } else { key }
     });
     let mut moves = game.describe_moves(list.as_slice());
     if !notations.is_empty() {
