@@ -29,6 +29,10 @@ use chuhe::service::server::{ServerConfig, serve};
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
+/// The allocator of `chuhe serve`, for the server and the clients alike.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
 
 /// A legal 40-ply game that is still going on (the record of deploy/ghz/validate_game.json).
