@@ -430,8 +430,9 @@ pub fn piece_kind(k: PieceKind) -> proto::PieceKind {
     }
 }
 
+/// A point of the 9x10 board: file and rank name it, `name` stays empty.
 pub fn point(sq: Square) -> proto::Point {
-    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: sq.name().to_string() }
+    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: String::new() }
 }
 
 /// Reads a structured point of the 9x10 board.
