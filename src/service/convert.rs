@@ -463,14 +463,17 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
     describe(pos.board(), pos.turn(), m, pos.gives_check(m))
 }
 
-/// The ICCS text of a move, without the formatting machinery of `to_string`.
+/// The ICCS text of a move (file letter and rank digit of each point), without the
+/// formatting machinery of `to_string`.
 fn iccs(m: Move) -> String {
     if m.is_pass() {
         return m.to_string();
     }
     let mut text = String::with_capacity(4);
-    text.push_str(m.from().name());
-    text.push_str(m.to().name());
+    for sq in [m.from(), m.to()] {
+        text.push(char::from(b'a' + sq.file()));
+        text.push(char::from(b'0' + sq.rank()));
+    }
     text
 }
 
