@@ -103,14 +103,15 @@ pub fn validate_move(
             if let Some(rules) = rules {
                 described.warning = game.warning(m, rules) as i32;
             }
-            let after = game.after(m);
+            // The status carries the FEN after the move: formatted once for both fields.
+            let status = game.after(m).status();
             proto::ValidateMoveResponse {
                 legal: true,
                 reason: proto::IllegalMoveReason::Unspecified as i32,
                 detail: String::new(),
                 r#move: Some(described),
-                status: Some(after.status()),
-                fen_after: after.fen(),
+                fen_after: status.fen.clone(),
+                status: Some(status),
             }
         }
     })
