@@ -11,8 +11,8 @@
 //! with the default `ServerConfig` and the Prometheus recorder installed as
 //! `chuhe serve` does; the clients run on a second runtime. Both share the machine's
 //! cores, as ghz and the server do on one host. The health check is the baseline: the
-//! closer `ListLegalMoves` comes to its rate, the less the rules cost next to gRPC
-//! itself.
+//! closer `ListLegalMoves` and `ValidateMove` come to its rate, the less the rules
+//! cost next to gRPC itself.
 //!
 //! Each call's line gives the rate, latency quantiles, errors and, on Linux, the CPU
 //! time per call of the server's threads and of the rest of the process (the clients).
@@ -28,6 +28,10 @@ use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
 use chuhe::service::server::{ServerConfig, serve};
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+/// The allocator of `chuhe serve`, for the server and the clients alike.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
 
@@ -565,7 +569,8 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
     let mut below_target = false;
     let target = options.target_ratio.unwrap_or(0.9);
     if let Some((_, health, health_cpu)) = results.iter().find(|(n, _, _)| n.starts_with("Health")) {
-        for (name, o, cpu) in results.iter().filter(|(n, _, _)| n.starts_with("ListLegalMoves")) {
+        let compared = |n: &str| n.starts_with("ListLegalMoves") || n.starts_with("ValidateMove");
+        for (name, o, cpu) in results.iter().filter(|(n, _, _)| compared(n)) {
             let ratio = o.rps() / health.rps();
             let server = match (health_cpu, cpu) {
                 (Some(h), Some(c)) if !c.is_zero() => {
@@ -574,7 +579,7 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
                 _ => String::new(),
             };
             println!("ratio {name} rps / Health rps = {ratio:.2}  (target >= {target:.2}){server}");
-            if options.target_ratio.is_some_and(|t| ratio < t) {
+            if name.starts_with("ListLegalMoves") && options.target_ratio.is_some_and(|t| ratio < t) {
                 below_target = true;
             }
         }

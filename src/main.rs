@@ -19,6 +19,11 @@ use chuhe::service::proto;
 use chuhe::service::server::{ServerConfig, serve};
 use chuhe::telemetry::{self, LogFormat};
 
+/// A call allocates many small strings and messages; mimalloc serves them with far
+/// fewer instructions than the system allocator (see the load bench).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "chuhe", version, about = "Xiangqi, Janggi and Three Kingdoms rules and analysis")]
 struct Cli {

@@ -48,7 +48,9 @@ fn asian_rules_judge_chases_and_warn_of_forbidden_cycles() {
         .chases
         .iter()
         .map(|c| {
-            let name = |p: &Option<proto::Point>| p.as_ref().map_or(String::new(), |p| p.name.clone());
+            let name = |p: &Option<proto::Point>| {
+                p.as_ref().map_or(String::new(), |p| format!("{}{}", char::from(b'a' + p.file as u8), p.rank))
+            };
             (c.ply, name(&c.chaser), c.chaser_kind, name(&c.chased), c.chased_kind)
         })
         .collect();

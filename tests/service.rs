@@ -52,7 +52,7 @@ async fn list_legal_moves_from_the_start() {
     assert!(resp.moves.windows(2).all(|w| w[0].iccs < w[1].iccs), "ordered by move text");
     let cannon = resp.moves.iter().find(|m| m.iccs == "h2e2").expect("h2e2 listed");
     assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
-    assert_eq!(cannon.from.as_ref().unwrap().name, "h2");
+    assert_eq!(cannon.from, Some(proto::Point { file: 7, rank: 2, name: String::new() }), "h2, without a name");
     assert_eq!(cannon.player, proto::Player::Red as i32);
     let capture = resp.moves.iter().find(|m| m.iccs == "h2h9").expect("cannon takes horse");
     assert_eq!(capture.captured, proto::PieceKind::Horse as i32);
@@ -71,7 +71,7 @@ async fn list_legal_moves_from_the_start() {
         .into_inner();
     let status = resp.status.unwrap();
     assert!(status.in_check);
-    assert_eq!(status.checkers[0].name, "d0");
+    assert_eq!((status.checkers[0].file, status.checkers[0].rank), (3, 0), "d0");
     server.shutdown().await;
 }
 

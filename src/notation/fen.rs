@@ -10,7 +10,7 @@
 //! assert_eq!(fen::format(&setup), fen::XIANGQI_START);
 //! ```
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::rules::board::Board;
 use crate::rules::setup::Setup;
@@ -182,7 +182,7 @@ pub fn format(setup: &Setup) -> String {
         }
     }
     let side = if setup.turn == Color::Red { 'w' } else { 'b' };
-    out.push_str(&format!(" {side} - - {} {}", setup.halfmove_clock, setup.fullmove_number));
+    let _ = write!(out, " {side} - - {} {}", setup.halfmove_clock, setup.fullmove_number);
     out
 }
 

@@ -43,10 +43,11 @@ impl Variant {
 
 /// Reads the variant field: unknown or unspecified is INVALID_ARGUMENT; variants
 /// announced but not served yet are UNIMPLEMENTED.
-pub fn variant(value: i32, field: &str) -> Result<Variant, Status> {
+/// The field name is formatted only for an error: the usual call passes `format_args!`.
+pub fn variant(value: i32, field: impl std::fmt::Display) -> Result<Variant, Status> {
     match proto::Variant::try_from(value) {
-        Err(_) => Err(bad_request(field, format!("unknown variant {value}"))),
-        Ok(proto::Variant::Unspecified) => Err(bad_request(field, "variant must be set")),
+        Err(_) => Err(bad_request(field.to_string(), format!("unknown variant {value}"))),
+        Ok(proto::Variant::Unspecified) => Err(bad_request(field.to_string(), "variant must be set")),
         Ok(proto::Variant::Xiangqi) => Ok(Variant::Xiangqi),
         Ok(proto::Variant::Janggi) => Ok(Variant::Janggi),
         Ok(v) => Err(unimplemented(format!("variant {} is not served yet", v.as_str_name()))),
@@ -74,7 +75,7 @@ pub fn janggi_setup(value: i32, field: &str) -> Result<Setup4, Status> {
 }
 
 /// A start preset of the API.
-pub fn preset(value: i32, field: &str) -> Result<Preset, Status> {
+pub fn preset(value: i32, field: impl std::fmt::Display) -> Result<Preset, Status> {
     use proto::StartPreset as P;
     Ok(match P::try_from(value) {
         Ok(P::Unspecified | P::Standard) => Preset::Standard,
@@ -86,7 +87,7 @@ pub fn preset(value: i32, field: &str) -> Result<Preset, Status> {
         Ok(P::TwoHorses) => Preset::TwoHorses,
         Ok(P::OneChariot) => Preset::OneChariot,
         Ok(P::NinePieces) => Preset::NinePieces,
-        Err(_) => return Err(bad_request(field, format!("unknown preset {value}"))),
+        Err(_) => return Err(bad_request(field.to_string(), format!("unknown preset {value}"))),
     })
 }
 
@@ -119,7 +120,7 @@ pub fn new_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
 }
 
 fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
-    let preset = preset(p.preset, &format!("{field}.preset"))?;
+    let preset = preset(p.preset, format_args!("{field}.preset"))?;
     let moves = handicap_moves(p, field)?;
     if uses_preset(p) {
         let handicap = if moves > 1 { Handicap::moves(moves) } else { preset.handicap() };
@@ -221,7 +222,7 @@ macro_rules! each {
 impl AnyGame {
     /// The game of a request before any move.
     pub fn start(p: &proto::Position, field: &str) -> Result<AnyGame, Status> {
-        Ok(match variant(p.variant, &format!("{field}.variant"))? {
+        Ok(match variant(p.variant, format_args!("{field}.variant"))? {
             Variant::Xiangqi => AnyGame::Xiangqi(new_xiangqi_game(p, field)?),
             Variant::Janggi => AnyGame::Janggi(new_janggi_game(p, field)?),
         })
@@ -474,8 +475,9 @@ pub fn piece_kind(k: PieceKind) -> proto::PieceKind {
     }
 }
 
+/// A point of the 9x10 board: file and rank name it, `name` stays empty.
 pub fn point(sq: Square) -> proto::Point {
-    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: sq.name().to_string() }
+    proto::Point { file: sq.file() as u32, rank: sq.rank() as u32, name: String::new() }
 }
 
 /// Reads a structured point of the 9x10 board.
@@ -506,11 +508,25 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
     describe(pos.board(), pos.turn(), m, pos.gives_check(m))
 }
 
+/// The ICCS text of a move (file letter and rank digit of each point), without the
+/// formatting machinery of `to_string`.
+fn iccs(m: Move) -> String {
+    if m.is_pass() {
+        return m.to_string();
+    }
+    let mut text = String::with_capacity(4);
+    for sq in [m.from(), m.to()] {
+        text.push(char::from(b'a' + sq.file()));
+        text.push(char::from(b'0' + sq.rank()));
+    }
+    text
+}
+
 /// A legal move of the side `turn` on `b` described for the API (a pass has no points).
 fn describe(b: &Board, turn: Color, m: Move, gives_check: bool) -> proto::Move {
     let (mover, captured) = if m.is_pass() { (None, None) } else { (b.piece_at(m.from()), b.piece_at(m.to())) };
     proto::Move {
-        iccs: m.to_string(),
+        iccs: iccs(m),
         from: (!m.is_pass()).then(|| point(m.from())),
         to: (!m.is_pass()).then(|| point(m.to())),
         piece: mover.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,

@@ -5,14 +5,16 @@
 //! (`grpc_server_started_total`, `grpc_server_handled_total`,
 //! `grpc_server_handling_seconds`) labelled as the common Go interceptors label them.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use http::{Request, Response};
+use metrics::{Counter, Histogram};
 use tokio::sync::Semaphore;
 use tonic::Status;
 use tonic::body::Body;
@@ -24,12 +26,83 @@ pub struct GrpcLayer {
     permits: Arc<Semaphore>,
     timeout: Duration,
     next_id: Arc<AtomicU64>,
+    methods: Arc<RwLock<HashMap<Box<str>, Arc<MethodMetrics>>>>,
 }
+
+/// Most request paths whose metric handles are kept; the paths of other requests (a
+/// client making up method names) are looked up in the recorder each time.
+const MAX_CACHED_METHODS: usize = 1024;
 
 impl GrpcLayer {
     pub fn new(max_concurrency: usize, timeout: Duration) -> GrpcLayer {
-        GrpcLayer { permits: Arc::new(Semaphore::new(max_concurrency.max(1))), timeout, next_id: Arc::default() }
+        GrpcLayer {
+            permits: Arc::new(Semaphore::new(max_concurrency.max(1))),
+            timeout,
+            next_id: Arc::default(),
+            methods: Arc::default(),
+        }
     }
+
+    /// The names and metric handles of a request path, registered with the recorder on
+    /// the path's first request and kept for the next ones.
+    fn method(&self, path: &str) -> Arc<MethodMetrics> {
+        if let Some(m) = self.methods.read().ok().and_then(|cache| cache.get(path).cloned()) {
+            return m;
+        }
+        let m = Arc::new(MethodMetrics::new(path));
+        if let Ok(mut cache) = self.methods.write()
+            && cache.len() < MAX_CACHED_METHODS
+        {
+            cache.insert(path.into(), m.clone());
+        }
+        m
+    }
+}
+
+/// What the middleware records for the calls of one method.
+struct MethodMetrics {
+    service: String,
+    method: String,
+    /// `grpc_service`, `grpc_method` and `grpc_type`.
+    labels: [(&'static str, String); 3],
+    /// Probes and reflection must answer under load, or a busy pod would be restarted.
+    exempt: bool,
+    started: Counter,
+    handled_ok: Counter,
+    handling_seconds: Histogram,
+}
+
+impl MethodMetrics {
+    fn new(path: &str) -> MethodMetrics {
+        let (service, method) = split_path(path);
+        let labels = [
+            ("grpc_service", service.clone()),
+            ("grpc_method", method.clone()),
+            ("grpc_type", grpc_type(&method).into()),
+        ];
+        MethodMetrics {
+            exempt: service.starts_with("grpc.health.") || service.starts_with("grpc.reflection."),
+            started: metrics::counter!("grpc_server_started_total", &labels),
+            handled_ok: metrics::counter!("grpc_server_handled_total", &handled_labels(&labels, tonic::Code::Ok)),
+            handling_seconds: metrics::histogram!("grpc_server_handling_seconds", &labels),
+            service,
+            method,
+            labels,
+        }
+    }
+
+    fn handled(&self, code: tonic::Code) -> Counter {
+        match code {
+            tonic::Code::Ok => self.handled_ok.clone(),
+            _ => metrics::counter!("grpc_server_handled_total", &handled_labels(&self.labels, code)),
+        }
+    }
+}
+
+fn handled_labels(labels: &[(&'static str, String); 3], code: tonic::Code) -> Vec<(&'static str, String)> {
+    let mut handled = labels.to_vec();
+    handled.push(("grpc_code", code_name(code).into()));
+    handled
 }
 
 impl<S> Layer<S> for GrpcLayer {
@@ -63,18 +136,13 @@ where
     }
 
     fn call(&mut self, req: Request<B>) -> Self::Future {
-        let (service, method) = split_path(req.uri().path());
-        let grpc_type = grpc_type(&method);
-        let labels =
-            [("grpc_service", service.clone()), ("grpc_method", method.clone()), ("grpc_type", grpc_type.into())];
-        metrics::counter!("grpc_server_started_total", &labels).increment(1);
+        let m = self.layer.method(req.uri().path());
+        m.started.increment(1);
         let id = self.layer.next_id.fetch_add(1, Ordering::Relaxed);
-        let span = tracing::info_span!("grpc", request_id = id, service = %service, method = %method);
+        let span = tracing::info_span!("grpc", request_id = id, service = %m.service, method = %m.method);
         let deadline = client_timeout(&req).map_or(self.layer.timeout, |t| t.min(self.layer.timeout));
         let start = Instant::now();
-        // Probes and reflection must answer under load, or a busy pod would be restarted.
-        let exempt = service.starts_with("grpc.health.") || service.starts_with("grpc.reflection.");
-        let permit = if exempt { None } else { Some(self.layer.permits.clone().try_acquire_owned()) };
+        let permit = if m.exempt { None } else { Some(self.layer.permits.clone().try_acquire_owned()) };
         // The inner service was polled ready for this call; use it and keep a fresh clone.
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
@@ -89,7 +157,7 @@ where
                     Some(Ok(_)) | None => match tokio::time::timeout(deadline, inner.call(req)).await {
                         Ok(result) => result,
                         Err(_) => {
-                            metrics::counter!("chuhe_requests_timed_out_total", &labels).increment(1);
+                            metrics::counter!("chuhe_requests_timed_out_total", &m.labels).increment(1);
                             Ok(Status::deadline_exceeded(format!("deadline of {deadline:?} exceeded")).into_http())
                         }
                     },
@@ -99,10 +167,8 @@ where
                     Err(_) => tonic::Code::Unknown,
                 };
                 let elapsed = start.elapsed().as_secs_f64();
-                let mut handled = labels.to_vec();
-                handled.push(("grpc_code", code_name(code).into()));
-                metrics::counter!("grpc_server_handled_total", &handled).increment(1);
-                metrics::histogram!("grpc_server_handling_seconds", &labels).record(elapsed);
+                m.handled(code).increment(1);
+                m.handling_seconds.record(elapsed);
                 tracing::debug!(code = code_name(code), seconds = elapsed, "handled");
                 response
             }

@@ -9,7 +9,7 @@ use super::proto::{self, rules_service_server::RulesService};
 use super::three_kingdoms;
 use crate::rules::janggi;
 use crate::rules::outcome::GameResult;
-use crate::rules::types::{Color, Move, MoveList};
+use crate::rules::types::{Color, FixedList, Move, MoveList};
 use crate::rules::xiangqi::adjudicate;
 
 pub fn list_legal_moves(
@@ -27,10 +27,17 @@ pub fn list_legal_moves(
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
     // The order of the ICCS texts, without comparing strings: file and rank of the
-    // from-point, then of the to-point; a pass last.
-    list.as_mut_slice().sort_unstable_by_key(|m| {
-        if m.is_pass() { [u8::MAX; 4] } else { [m.from().file(), m.from().rank(), m.to().file(), m.to().rank()] }
-    });
+    // from-point, then of the to-point; a pass last. Each key is computed once.
+    let mut keyed = FixedList::<(u16, Move), { MoveList::CAPACITY }>::new();
+    for &m in list.iter() {
+        let (from, to) = (m.from(), m.to());
+        let key = u16::from_be_bytes([from.file() << 4 | from.rank(), to.file() << 4 | to.rank()]);
+        keyed.push((if m.is_pass() { u16::MAX } else { key }, m));
+    }
+    keyed.as_mut_slice().sort_unstable_by_key(|&(key, _)| key);
+    for (slot, &(_, m)) in list.as_mut_slice().iter_mut().zip(keyed.iter()) {
+        *slot = m;
+    }
     let mut moves = game.describe_moves(list.as_slice());
     if !notations.is_empty() {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
@@ -96,14 +103,15 @@ pub fn validate_move(
             if let Some(rules) = rules {
                 described.warning = game.warning(m, rules) as i32;
             }
-            let after = game.after(m);
+            // The status carries the FEN after the move: formatted once for both fields.
+            let status = game.after(m).status();
             proto::ValidateMoveResponse {
                 legal: true,
                 reason: proto::IllegalMoveReason::Unspecified as i32,
                 detail: String::new(),
                 r#move: Some(described),
-                status: Some(after.status()),
-                fen_after: after.fen(),
+                fen_after: status.fen.clone(),
+                status: Some(status),
             }
         }
     })
