@@ -5,7 +5,9 @@
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::proto;
 use chuhe::service::rules;
-use tonic_types::StatusExt;
+
+mod common;
+use common::bad_field;
 
 const LIMITS: ContentLimits = ContentLimits { max_game_plies: 10_000 };
 
@@ -18,12 +20,6 @@ fn position(fen: &str, moves: &str) -> proto::Position {
     }
 }
 
-/// The field named by the status's BadRequest detail.
-fn bad_field(status: &tonic::Status) -> String {
-    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
-    let details = status.get_error_details();
-    details.bad_request().expect("BadRequest detail").field_violations[0].field.clone()
-}
 
 #[test]
 fn asian_rules_judge_chases_and_warn_of_forbidden_cycles() {

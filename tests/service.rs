@@ -8,9 +8,9 @@ use chuhe::service::server::ServerConfig;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tonic::Code;
-use tonic_types::StatusExt;
 
 mod common;
+use common::bad_field;
 use common::server::start;
 
 fn position(fen: &str, moves: &str) -> proto::Position {
@@ -22,14 +22,6 @@ fn position(fen: &str, moves: &str) -> proto::Position {
     }
 }
 
-/// The field named by the status's BadRequest detail.
-fn bad_field(status: &tonic::Status) -> String {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    let details = status.get_error_details();
-    let bad = details.bad_request().expect("BadRequest detail");
-    assert!(!bad.field_violations[0].description.is_empty());
-    bad.field_violations[0].field.clone()
-}
 
 /// A long legal record: the horses go out and back.
 fn shuffle(plies: usize) -> String {
