@@ -87,7 +87,7 @@ pub fn import_record(
         GameResult::Draw => (proto::GameResult::Draw, proto::Player::Unspecified),
         GameResult::Win(c) => (proto::GameResult::Win, convert::player(c)),
     };
-    let (fen, preset) = match rec.preset {
+    let (fen, preset) = match rec.named_start {
         Some(p) => (String::new(), convert::proto_preset(p)),
         None if rec.tag("FEN").is_some() => (fen::format(&rec.start.to_setup()), proto::StartPreset::Unspecified),
         None => (String::new(), proto::StartPreset::Unspecified),
@@ -156,7 +156,7 @@ pub fn export_record(
     };
     let rec = Record {
         tags: req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect(),
-        preset,
+        named_start: preset,
         start: game.start().clone(),
         moves: game.plies().iter().map(|p| p.mv).collect(),
         comments,
