@@ -171,6 +171,10 @@ enum Command {
 
 #[derive(clap::Args)]
 struct ConvertArgs {
+    /// The game: Xiangqi, or Janggi (whose moves are written in ICCS, coordinates,
+    /// algebraic or Korean notation).
+    #[arg(long, value_enum, default_value = "xiangqi")]
+    variant: Variant,
     /// Start position as FEN, or `startpos`.
     #[arg(long, default_value = "startpos")]
     fen: String,
@@ -228,7 +232,7 @@ fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
     let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     let request = proto::ConvertMovesRequest {
         start: Some(proto::Position {
-            variant: proto::Variant::Xiangqi as i32,
+            variant: args.variant.proto() as i32,
             fen: args.fen,
             preset,
             handicap_moves,
@@ -563,15 +567,20 @@ fn run_match(
     Ok(())
 }
 
+impl Variant {
+    fn proto(self) -> proto::Variant {
+        match self {
+            Variant::Xiangqi => proto::Variant::Xiangqi,
+            Variant::Janggi => proto::Variant::Janggi,
+            Variant::ThreeKingdoms => proto::Variant::ThreeKingdoms,
+        }
+    }
+}
+
 fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
-    let variant = match args.variant {
-        Variant::Xiangqi => proto::Variant::Xiangqi,
-        Variant::Janggi => proto::Variant::Janggi,
-        Variant::ThreeKingdoms => proto::Variant::ThreeKingdoms,
-    };
     let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     Ok(proto::Position {
-        variant: variant as i32,
+        variant: args.variant.proto() as i32,
         fen: args.fen.clone(),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
         preset,

@@ -1,4 +1,4 @@
-//! `chuhe perft` and `chuhe moves` with `--variant janggi`.
+//! `chuhe perft`, `chuhe moves` and `chuhe convert` with `--variant janggi`.
 
 use std::process::Command;
 
@@ -42,4 +42,32 @@ fn moves_status_and_errors() {
     let (ok, _, err) = chuhe(&["moves", "--variant", "janggi", "--fen", "4k4/9/9/9/9/9/9/P8/4K4/9 w - - 0 1"]);
     assert!(!ok);
     assert!(err.contains("behind its start rank"), "{err}");
+}
+
+#[test]
+fn convert_between_the_notations_of_janggi() {
+    let convert = |moves: &str, from: &str, to: &str| {
+        chuhe(&["convert", "--variant", "janggi", "--moves", moves, "--from", from, "--to", to])
+    };
+    let (ok, out, err) = convert("b0c2 pass c3c4", "iccs", "korean");
+    assert!(ok, "{err}");
+    assert_eq!(out.trim(), "02마83 한수쉼 73졸63");
+    let (ok, out, _) = convert("02마83 한수쉼 73졸63", "korean", "algebraic");
+    assert!(ok);
+    assert_eq!(out.trim(), "Cc3 pass c5");
+    let (ok, out, _) = convert("Cc3 pass c5", "algebraic", "coordinate");
+    assert!(ok);
+    assert_eq!(out.trim(), "b1-c3 pass c4-c5");
+    let fen = "3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1";
+    let (ok, out, _) =
+        chuhe(&["convert", "--variant", "janggi", "--fen", fen, "--moves", "Te5", "--from", "algebraic"]);
+    assert!(ok);
+    assert_eq!(out.trim(), "h4e4");
+    // The descriptive notations do not apply; the first bad move is named.
+    let (ok, _, err) = convert("b0c2", "iccs", "wxf");
+    assert!(!ok);
+    assert!(err.contains("to: WXF notation does not apply to Janggi"), "{err}");
+    let (ok, _, err) = convert("02마83 12마34", "korean", "iccs");
+    assert!(!ok);
+    assert!(err.contains("moves[1]") && err.contains("12마34"), "{err}");
 }

@@ -3,7 +3,7 @@
 //! texts, and real opening lines replayed from Chinese records.
 
 use chuhe::notation::record::{self, Comment};
-use chuhe::notation::{Notation, NotationErrorKind, fen, format_move, parse_move};
+use chuhe::notation::{MovePosition, Notation, NotationErrorKind, fen, format_move, parse_move};
 use chuhe::rules::outcome::GameResult;
 use chuhe::rules::types::{Color, Move, MoveList};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
@@ -16,12 +16,13 @@ fn position(fen_text: &str) -> Position {
     fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"))
 }
 
-/// Every legal move of `pos`, written and read back in every notation.
-fn round_trip_all(pos: &Position, label: &str) -> usize {
+/// Every legal move of `pos`, written and read back in every notation of its variant
+/// (for Janggi those of [`Notation::applies_to_janggi`]).
+fn round_trip_all<P: MovePosition + std::fmt::Debug>(pos: &P, label: &str) -> usize {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.moves(&mut list);
     for &m in &list {
-        for n in Notation::ALL {
+        for n in Notation::ALL.into_iter().filter(|n| pos.xiangqi().is_some() || n.applies_to_janggi()) {
             let text = format_move(pos, m, n);
             match parse_move(pos, &text, n) {
                 Ok(back) => assert_eq!(back, m, "{label}: {m} written {text:?} in {n} reads back as {back}"),
@@ -32,32 +33,72 @@ fn round_trip_all(pos: &Position, label: &str) -> usize {
     list.len()
 }
 
-#[test]
-fn every_move_of_the_reference_positions_round_trips() {
+/// The positions of a variant in tests/data/perft.tsv, as `(label, FEN)`.
+fn reference_fens(variant: &str) -> Vec<(String, String)> {
     let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft.tsv")).unwrap();
-    let mut fens: Vec<(&str, &str)> = table
+    let mut fens: Vec<(String, String)> = table
         .lines()
         .filter_map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            (cols.first() == Some(&"xiangqi")).then(|| (cols[1], cols[2]))
+            (cols.first() == Some(&variant)).then(|| (cols[1].to_string(), cols[2].to_string()))
         })
         .collect();
     fens.dedup();
-    assert!(fens.len() >= 8, "only {} xiangqi positions", fens.len());
+    assert!(fens.len() >= 5, "only {} {variant} positions", fens.len());
+    fens
+}
+
+/// [`round_trip_all`] of `pos` and of every position one ply later (where tandem pieces
+/// often appear); `play` plays a legal move.
+fn round_trip_around<P: MovePosition + Clone + std::fmt::Debug>(pos: &P, label: &str, play: fn(&mut P, Move)) -> usize {
+    let mut moves = round_trip_all(pos, label);
+    let mut list = MoveList::new();
+    pos.moves(&mut list);
+    for &m in &list {
+        let mut next = pos.clone();
+        play(&mut next, m);
+        moves += round_trip_all(&next, label);
+    }
+    moves
+}
+
+#[test]
+fn every_move_of_the_reference_positions_round_trips() {
     let mut moves = 0;
-    for (label, fen_text) in fens {
-        let pos = position(fen_text);
-        moves += round_trip_all(&pos, label);
-        // And every position one ply later, where tandem pieces often appear.
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        for &m in &list {
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            moves += round_trip_all(&next, label);
-        }
+    for (label, fen_text) in reference_fens("xiangqi") {
+        moves += round_trip_around(&position(&fen_text), &label, |p, m| {
+            p.play_unchecked(m);
+        });
     }
     assert!(moves > 5_000, "{moves}");
+}
+
+#[test]
+fn every_move_of_the_janggi_reference_positions_round_trips() {
+    use chuhe::rules::janggi;
+    let mut moves = 0;
+    for (label, fen_text) in reference_fens("janggi") {
+        let pos = fen::janggi(&fen_text).unwrap_or_else(|e| panic!("{label}: {e}"));
+        moves += round_trip_around(&pos, &label, |p: &mut janggi::Position, m| {
+            p.play_unchecked(m);
+        });
+    }
+    assert!(moves > 3_000, "{moves}");
+    // A pass in each notation.
+    let pos = janggi::Position::startpos();
+    let texts: Vec<String> =
+        Notation::ALL.iter().filter(|n| n.applies_to_janggi()).map(|&n| format_move(&pos, Move::PASS, n)).collect();
+    assert_eq!(texts, ["pass", "pass", "pass", "한수쉼"]);
+    // The descriptive notations do not read Janggi moves, whatever the text.
+    for (n, text) in [(Notation::Wxf, "H2+3"), (Notation::Chinese, "马二进三"), (Notation::Italian, "C2+3")] {
+        assert!(!n.applies_to_janggi());
+        let e = parse_move(&pos, text, n).unwrap_err();
+        assert_eq!(e.kind, NotationErrorKind::Inapplicable { variant: "Janggi" });
+        assert_eq!(e.to_string(), format!("{text:?}: {n} notation does not apply to Janggi"));
+        assert!(e.is_syntax());
+        // Written, they fall back to ICCS.
+        assert_eq!(format_move(&pos, iccs("h0g2"), n), "h0g2");
+    }
 }
 
 /// A small deterministic generator (xorshift64*), so that failures reproduce.
@@ -70,6 +111,35 @@ impl Rng {
         self.0 ^= self.0 >> 27;
         (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
     }
+}
+
+/// Random Janggi games (passes left out), every legal move of every position through
+/// the notations of Janggi; the palace's diagonal moves come up among them.
+#[test]
+fn every_move_of_random_janggi_games_round_trips() {
+    use chuhe::rules::types::PieceKind;
+    let mut rng = Rng(0x5EED_CAFE_F00D_0002);
+    let mut diagonal = 0;
+    for game in 0..30 {
+        let mut pos = chuhe::rules::janggi::Position::startpos();
+        for ply in 0..150 {
+            round_trip_all(&pos, &format!("Janggi game {game} ply {ply}"));
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            let moves: Vec<Move> = list.iter().copied().filter(|m| !m.is_pass()).collect();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            let kind = pos.board().piece_at(m.from()).map(|p| p.kind());
+            let slanted = m.from().file() != m.to().file() && m.from().rank() != m.to().rank();
+            if slanted && !matches!(kind, Some(PieceKind::Horse | PieceKind::Elephant)) {
+                diagonal += 1;
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    assert!(diagonal > 50, "{diagonal} diagonal moves in the palace");
 }
 
 #[test]

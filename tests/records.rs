@@ -127,6 +127,10 @@ fn the_annotated_janggi_game_of_the_seed() {
     assert_eq!(raw.tag("Variant"), Some("Janggi"));
     assert_eq!(raw.result.as_deref(), Some("1-0"));
     let start = janggi::start_position(Setup4::HorseElephantElephantHorse, Setup4::ElephantHorseElephantHorse);
+    // The record's setup tags, written from the players' horses, name this start.
+    let setup = |tag: &str, side| Setup4::from_korean(raw.tag(tag).unwrap(), side).unwrap();
+    let tagged = janggi::start_position(setup(record::CHO_SETUP, Color::Red), setup(record::HAN_SETUP, Color::Black));
+    assert!(tagged == start);
     let horse = |color| Piece::new(color, PieceKind::Horse);
     for (point, color) in [("b0", Color::Red), ("h0", Color::Red), ("b9", Color::Black), ("g9", Color::Black)] {
         assert_eq!(start.board().piece_at(Square::parse(point).unwrap()), Some(horse(color)), "{point}");
@@ -219,4 +223,101 @@ fn a_korean_janggi_record() {
         let ruling = judge(&start, &moves, rules, &resign).unwrap();
         assert_eq!((ruling.result, ruling.termination), (GameResult::Win(Color::Red), Some(Termination::Resignation)));
     }
+}
+
+/// The Janggi records: file, notation, plies, result.
+const JANGGI_RECORDS: [(&str, Notation, usize, GameResult); 2] = [
+    ("baggio-veronesi-1995-janggi.txt", Notation::Algebraic, 41, GameResult::Win(Color::Red)),
+    // No Result tag: the .gib says "초 완승" in its own tag, which is kept as it is.
+    ("ha-yeomyeong-jeon-dongha-2016.gib", Notation::Korean, 73, GameResult::Ongoing),
+];
+
+#[test]
+fn janggi_records_import_and_survive_export_in_every_janggi_notation() {
+    use chuhe::rules::janggi::{self, Setup4};
+    for (file, notation, plies, result) in JANGGI_RECORDS {
+        let path = format!("{}/tests/data/records/{file}", env!("CARGO_MANIFEST_DIR"));
+        let (rec, read_as) = record::import_janggi(&std::fs::read_to_string(&path).unwrap(), None)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!((read_as, rec.moves.len(), rec.result), (notation, plies, result), "{file}");
+        let (cho, han) = rec.named_start.expect("setup tags");
+        assert!(rec.start == janggi::start_position(cho, han), "{file}");
+        let mut game = janggi::Game::new(rec.start.clone());
+        for &m in &rec.moves {
+            game.play(m).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+        }
+        let janggi_notations = Notation::ALL.into_iter().filter(|n| n.applies_to_janggi());
+        assert_eq!(janggi_notations.clone().count(), 4);
+        for n in janggi_notations {
+            let text = record::export_janggi(&rec, n);
+            assert!(text.starts_with("[Source "), "{text}");
+            assert!(text.contains("[Variant \"Janggi\"]") && !text.contains("[FEN "), "{file} in {n}:\n{text}");
+            let setup_tags =
+                format!("[초차림 \"{}\"]\n[한차림 \"{}\"]", cho.korean(Color::Red), han.korean(Color::Black));
+            assert!(text.contains(&setup_tags), "{file} in {n}:\n{text}");
+            let (back, read_as) =
+                record::import_janggi(&text, None).unwrap_or_else(|e| panic!("{file} in {n}: {e}\n{text}"));
+            assert_eq!(read_as, n, "{file}");
+            assert_eq!(back.named_start, rec.named_start, "{file} in {n}");
+            assert_eq!(back.moves, rec.moves, "{file} in {n}");
+            assert_eq!((back.result, &back.comments), (rec.result, &rec.comments), "{file} in {n}");
+        }
+    }
+    // The gib's first moves, written in each notation.
+    let (rec, _) = record::import_janggi(
+        "[초차림 \"상마상마\"]\n[한차림 \"상마상마\"]\n1. 71졸72 2. 49병48 3. 08마87 4. 18마37",
+        None,
+    )
+    .unwrap();
+    assert_eq!(rec.named_start, Some((Setup4::ElephantHorseElephantHorse, Setup4::HorseElephantHorseElephant)));
+    let moves = |n| record::export_janggi(&rec, n).lines().last().unwrap().to_string();
+    assert_eq!(moves(Notation::Korean), "1. 71졸72 49병48 2. 08마87 18마37 *");
+    assert_eq!(moves(Notation::Iccs), "1. a3b3 i6h6 2. h0g2 h9g7 *");
+    assert_eq!(moves(Notation::Coordinate), "1. a4-b4 i7-h7 2. h1-g3 h10-g8 *");
+    assert_eq!(moves(Notation::Algebraic), "1. ab4 ih7 2. Cg3 Cg8 *");
+    // A notation that does not apply to Janggi is written as ICCS.
+    assert!(record::export_janggi(&rec, Notation::Wxf).contains("[Format \"ICCS\"]\n\n1. a3b3"));
+}
+
+#[test]
+fn janggi_records_with_passes_fens_and_errors() {
+    use chuhe::rules::janggi::{self, Setup4};
+    use record::RecordError as E;
+    // Passes in every notation; the usual start needs no tags.
+    let (rec, n) = record::import_janggi("1. pass b9c7 2. b0c2 pass *", None).unwrap();
+    assert_eq!((n, rec.named_start), (Notation::Iccs, None));
+    assert!(rec.start == janggi::Position::startpos());
+    for (n, text) in [
+        (Notation::Iccs, "1. pass b9c7 2. b0c2 pass *"),
+        (Notation::Coordinate, "1. pass b10-c8 2. b1-c3 pass *"),
+        (Notation::Algebraic, "1. pass Cc8 2. Cc3 pass *"),
+        (Notation::Korean, "1. 한수쉼 12마33 2. 02마83 한수쉼 *"),
+    ] {
+        let out = record::export_janggi(&rec, n);
+        assert!(!out.contains("[초차림") && !out.contains("[FEN"), "{out}");
+        assert_eq!(out.lines().last(), Some(text), "{n}");
+        assert_eq!(record::import_janggi(&out, None).unwrap().0.moves, rec.moves, "{n}");
+    }
+    // A FEN start is written and read as a FEN.
+    let fen = "3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1";
+    let (rec, _) = record::import_janggi(&format!("[FEN \"{fen}\"]\n1. h4e4 1-0"), None).unwrap();
+    assert_eq!(rec.result, GameResult::Win(Color::Red));
+    let out = record::export_janggi(&rec, Notation::Algebraic);
+    assert!(out.contains(&format!("[FEN \"{fen}\"]")) && out.contains("1. Te5# 1-0"), "{out}");
+    // The FEN and the setup tags agree, or the record is refused.
+    let usual = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    let both = format!("[FEN \"{usual}\"]\n[초차림 \"마상상마\"]\n");
+    assert_eq!(
+        record::import_janggi(&both, None).unwrap().0.named_start.unwrap().0,
+        Setup4::HorseElephantElephantHorse
+    );
+    let bad = |text: &str, n| record::import_janggi(text, n).unwrap_err();
+    assert_eq!(bad(&format!("[FEN \"{usual}\"]\n[초차림 \"상마상마\"]\n"), None), E::FenNotSetups);
+    assert!(matches!(bad("[한차림 \"마마상상\"]\n", None), E::Setup { tag: "한차림", .. }));
+    assert_eq!(bad("[Preset \"two-moves\"]\n", None), E::JanggiPreset);
+    assert_eq!(bad("[Format \"WXF\"]\n1. C2.5", None), E::Inapplicable { notation: Notation::Wxf });
+    assert_eq!(bad("1. b0c2", Some(Notation::Chinese)), E::Inapplicable { notation: Notation::Chinese });
+    let E::Move { index: 1, error } = bad("1. 02마83 12마34", None) else { panic!() };
+    assert_eq!(error.notation, Notation::Korean);
+    assert!(error.to_string().contains("12마34"), "{error}");
 }

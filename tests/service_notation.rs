@@ -5,10 +5,10 @@
 use chuhe::service::proto;
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
-use tonic_types::StatusExt;
 
 mod common;
 use common::server::Running;
+use common::{convert_request, violation};
 
 async fn start() -> Running {
     common::server::start(ServerConfig::default()).await
@@ -25,28 +25,6 @@ fn position(fen: &str, moves: &str) -> proto::Position {
 
 fn preset(p: proto::StartPreset, moves: &str) -> proto::Position {
     proto::Position { preset: p as i32, ..position("", moves) }
-}
-
-/// The field and description of the status's BadRequest detail.
-fn violation(status: &tonic::Status) -> (String, String) {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    let details = status.get_error_details();
-    let bad = details.bad_request().expect("BadRequest detail");
-    (bad.field_violations[0].field.clone(), bad.field_violations[0].description.clone())
-}
-
-fn convert_request(
-    start: proto::Position,
-    moves: &str,
-    from: proto::Notation,
-    to: proto::Notation,
-) -> proto::ConvertMovesRequest {
-    proto::ConvertMovesRequest {
-        start: Some(start),
-        moves: moves.split_whitespace().map(str::to_string).collect(),
-        from: from as i32,
-        to: to as i32,
-    }
 }
 
 #[tokio::test]
@@ -366,7 +344,10 @@ async fn records_import_and_export() {
         .unwrap_err();
     assert!(violation(&err).1.contains("C2.5"));
     let err = client
-        .import_record(proto::ImportRecordRequest { text: "[Variant \"janggi\"]\n".into(), ..Default::default() })
+        .import_record(proto::ImportRecordRequest {
+            text: "[Variant \"Three Kingdoms\"]\n".into(),
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(err.code(), Code::Unimplemented);

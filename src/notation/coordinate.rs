@@ -1,12 +1,15 @@
 //! Coordinates with ranks 1-10, as many Western pages write Xiangqi moves: files `a`-`i`
 //! from Red's left, ranks `1`-`10` from Red's side, from-point `-` to-point (`h3-e3` is
 //! ICCS `h2e2`). Read in either case, with `-`, `x`, `:` or nothing between the points;
-//! written `h3-e3`.
+//! written `h3-e3`. Janggi's pass is `pass`.
 
 use super::{NotationErrorKind, clean};
 use crate::rules::types::{Move, Square};
 
 pub fn format(m: Move) -> String {
+    if m.is_pass() {
+        return m.to_string();
+    }
     let point = |sq: Square| format!("{}{}", (b'a' + sq.file()) as char, sq.rank() + 1);
     format!("{}-{}", point(m.from()), point(m.to()))
 }
@@ -17,6 +20,9 @@ pub fn parse(text: &str) -> Result<Move, NotationErrorKind> {
     let s = clean(text).to_ascii_lowercase();
     if s.is_empty() {
         return Err(NotationErrorKind::Empty);
+    }
+    if s == "pass" {
+        return Ok(Move::PASS);
     }
     let syntax = NotationErrorKind::Syntax { expected: EXPECTED };
     let (from, rest) = point(&s).ok_or(syntax.clone())?;

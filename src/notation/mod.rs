@@ -17,7 +17,11 @@
 //! right), a direction and a number, and are read against the position ([`descriptive`]
 //! holds what they share). Algebraic notation names the piece and its point of arrival,
 //! and is read against the legal moves; Korean notation names both points and the
-//! piece. Both serve Janggi too (see [`MovePosition`]). Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
+//! piece. Janggi moves are read and written in the notations that name points
+//! ([`Notation::applies_to_janggi`]: ICCS, coordinates, algebraic, Korean), through the
+//! same functions ([`MovePosition`]); the descriptive notations count the number of a
+//! straight move as a distance and cannot tell Janggi's diagonal palace moves from
+//! straight ones. Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
 //! formatting is canonical, and `parse_move(format_move(m)) == m` for every legal move.
 //!
 //! ```
@@ -96,6 +100,14 @@ impl Notation {
         }
     }
 
+    /// Does the notation write Janggi moves? ICCS, coordinates, algebraic and Korean
+    /// name points; WXF, Chinese and Italian letters give a straight move's number as a
+    /// distance along the file, which does not tell a diagonal move in the palace (of a
+    /// chariot, cannon, soldier, general or guard) from a straight one.
+    pub const fn applies_to_janggi(self) -> bool {
+        matches!(self, Notation::Iccs | Notation::Coordinate | Notation::Algebraic | Notation::Korean)
+    }
+
     /// Reads a name, case-insensitive (`iccs`, `coordinate`/`coord`, `wxf`,
     /// `chinese`/`zh`, `italian`/`it`, `algebraic`/`alg`, `korean`/`ko`/`gib`).
     pub fn from_name(text: &str) -> Option<Notation> {
@@ -154,6 +166,8 @@ pub enum NotationErrorKind {
     Ambiguous { moves: Vec<Move> },
     /// The text names a move that is not legal here.
     Illegal { mv: Move, reason: IllegalReason },
+    /// The notation does not write the moves of the position's variant.
+    Inapplicable { variant: &'static str },
 }
 
 impl NotationError {
@@ -161,7 +175,8 @@ impl NotationError {
         NotationError { token: token.to_string(), notation, kind }
     }
 
-    /// Is the text itself malformed (as opposed to not fitting the position)?
+    /// Is the text unreadable, malformed or in a notation that does not apply to the
+    /// variant (as opposed to not fitting the position)?
     pub fn is_syntax(&self) -> bool {
         matches!(
             self.kind,
@@ -169,6 +184,7 @@ impl NotationError {
                 | NotationErrorKind::Syntax { .. }
                 | NotationErrorKind::UnknownPiece { .. }
                 | NotationErrorKind::AmbiguousLetter { .. }
+                | NotationErrorKind::Inapplicable { .. }
         )
     }
 }
@@ -200,29 +216,36 @@ impl fmt::Display for NotationError {
                 write!(f, "ambiguous: fits {}", list.join(", "))
             }
             K::Illegal { mv, reason } => write!(f, "{mv} is illegal: {}", reason.describe()),
+            K::Inapplicable { variant } => write!(f, "{} notation does not apply to {variant}", self.notation),
         }
     }
 }
 
 impl std::error::Error for NotationError {}
 
-/// Writes a move in a notation. `m` should be legal in `pos`; the descriptive
-/// notations name the piece on its from-point and fall back to ICCS without one.
-pub fn format_move(pos: &Position, m: Move, notation: Notation) -> String {
+/// Writes a move of a Xiangqi or Janggi position in a notation. `m` should be legal in
+/// `pos`; the descriptive notations name the piece on its from-point and fall back to
+/// ICCS without one, or for a Janggi position (see [`Notation::applies_to_janggi`]).
+pub fn format_move(pos: &impl MovePosition, m: Move, notation: Notation) -> String {
+    let described = || pos.xiangqi().and_then(|p| descriptive::describe(p, m));
     match notation {
         Notation::Iccs => iccs::format(m),
         Notation::Coordinate => coordinate::format(m),
-        Notation::Wxf => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| wxf::render(&d)),
-        Notation::Chinese => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| chinese::render(&d)),
-        Notation::Italian => descriptive::describe(pos, m).map_or_else(|| iccs::format(m), |d| italian::render(&d)),
+        Notation::Wxf => described().map_or_else(|| iccs::format(m), |d| wxf::render(&d)),
+        Notation::Chinese => described().map_or_else(|| iccs::format(m), |d| chinese::render(&d)),
+        Notation::Italian => described().map_or_else(|| iccs::format(m), |d| italian::render(&d)),
         Notation::Algebraic => algebraic::format(pos, m),
         Notation::Korean => korean::format(pos, m),
     }
 }
 
-/// What reading and writing a move in algebraic notation needs of a position: it serves
-/// Xiangqi and Janggi alike.
+/// What reading and writing a move needs of a position: it serves Xiangqi and Janggi
+/// alike.
 pub trait MovePosition {
+    /// The variant's name.
+    const VARIANT: &'static str;
+    /// The Xiangqi position, which the descriptive notations describe; `None` for Janggi.
+    fn xiangqi(&self) -> Option<&Position>;
     fn pieces(&self) -> &Board;
     fn mover(&self) -> Color;
     /// Appends the legal moves.
@@ -243,8 +266,12 @@ pub(crate) fn moving_piece(board: &Board, m: Move, pass: &str) -> Result<Piece, 
 }
 
 macro_rules! move_position {
-    ($position:ty) => {
+    ($position:ty, $variant:literal, $xiangqi:expr) => {
         impl MovePosition for $position {
+            const VARIANT: &'static str = $variant;
+            fn xiangqi(&self) -> Option<&Position> {
+                $xiangqi(self)
+            }
             fn pieces(&self) -> &Board {
                 self.board()
             }
@@ -269,11 +296,11 @@ macro_rules! move_position {
     };
 }
 
-move_position!(Position);
-move_position!(janggi::Position);
+move_position!(Position, "Xiangqi", Some);
+move_position!(janggi::Position, "Janggi", |_| None);
 
-/// Reads a legal move of `pos` from text in a notation.
-pub fn parse_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
+/// Reads a legal move of a Xiangqi or Janggi position from text in a notation.
+pub fn parse_move(pos: &impl MovePosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
     pick(pos, text, notation, candidates(pos, text, notation)?)
 }
 
@@ -302,7 +329,7 @@ pub(crate) fn pick(
 /// Reads the move a text names in `pos`, legal or not, so that a caller can say why it
 /// is illegal. When the text fits several pieces, a legal move is preferred; several
 /// legal moves are [`NotationErrorKind::Ambiguous`].
-pub fn resolve_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
+pub fn resolve_move(pos: &impl MovePosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
     match parse_move(pos, text, notation) {
         Err(NotationError { kind: NotationErrorKind::Illegal { mv, .. }, .. }) => Ok(mv),
         other => other,
@@ -310,16 +337,17 @@ pub fn resolve_move(pos: &Position, text: &str, notation: Notation) -> Result<Mo
 }
 
 /// The moves a text can mean (never empty), before legality.
-fn candidates(pos: &Position, text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
+fn candidates<P: MovePosition>(pos: &P, text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
     let err = |kind| NotationError::new(text, notation, kind);
+    let xiangqi = || pos.xiangqi().ok_or_else(|| err(NotationErrorKind::Inapplicable { variant: P::VARIANT }));
     match notation {
         Notation::Iccs => iccs::parse(text).map(|m| vec![m]).map_err(err),
         Notation::Coordinate => coordinate::parse(text).map(|m| vec![m]).map_err(err),
-        Notation::Wxf => descriptive::candidates(pos, &wxf::parse(text).map_err(err)?).map_err(err),
-        Notation::Chinese => descriptive::candidates(pos, &chinese::parse(text).map_err(err)?).map_err(err),
-        Notation::Italian => descriptive::candidates(pos, &italian::parse(text).map_err(err)?).map_err(err),
+        Notation::Wxf => descriptive::candidates(xiangqi()?, &wxf::parse(text).map_err(err)?).map_err(err),
+        Notation::Chinese => descriptive::candidates(xiangqi()?, &chinese::parse(text).map_err(err)?).map_err(err),
+        Notation::Italian => descriptive::candidates(xiangqi()?, &italian::parse(text).map_err(err)?).map_err(err),
         Notation::Algebraic => {
-            algebraic::candidates(pos.board(), pos.turn(), &algebraic::parse(text).map_err(err)?).map_err(err)
+            algebraic::candidates(pos.pieces(), pos.mover(), &algebraic::parse(text).map_err(err)?).map_err(err)
         }
         Notation::Korean => korean::candidates(pos, &korean::parse(text).map_err(err)?).map_err(err),
     }

@@ -28,11 +28,18 @@
 //! a notation given or a `Format` tag the notation is detected: Chinese, else Korean,
 //! when a move is written in Chinese or Korean characters, otherwise the first of ICCS, WXF, coordinates, Italian
 //! letters and algebraic in which the whole record replays legally.
+//!
+//! Janggi records ([`import_janggi`], [`export_janggi`]) are written alike, with a
+//! `[Variant "Janggi"]` tag, the sides' setups in the tags of Korean records
+//! (`[초차림 "마상상마"]`, `[한차림 "상마상마"]`, see [`CHO_SETUP`]) or a `FEN` tag, no
+//! `Preset`, and the moves in ICCS, coordinates, algebraic or Korean notation
+//! (`1. 71졸72 2. 49병48` as .gib files number them reads too).
 
 use std::fmt;
 
-use super::{Notation, NotationError, fen, format_move, parse_move};
+use super::{MovePosition, Notation, NotationError, fen, format_move, parse_move};
 use crate::rules::history::Game;
+use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
 use crate::rules::xiangqi::handicap::Preset;
@@ -45,31 +52,47 @@ pub struct Comment {
     pub text: String,
 }
 
-/// A game record.
+/// A game record of Xiangqi (the defaults) or Janggi ([`JanggiRecord`]): `P` is the
+/// start position's type, `N` what a record names its start by.
 #[derive(Clone, Debug)]
-pub struct Record {
+pub struct Record<P = Position, N = Preset> {
     /// Tags in record order.
     pub tags: Vec<(String, String)>,
-    /// The named start, when the record has one; its handicap rules apply.
-    pub preset: Option<Preset>,
-    /// The start position (the preset's, the `FEN` tag's, or the initial one).
-    pub start: Position,
+    /// The named start, when the record has one: a Xiangqi preset (its handicap rules
+    /// apply), or the Janggi setups of Cho and Han (the [`CHO_SETUP`] and [`HAN_SETUP`]
+    /// tags).
+    pub named_start: Option<N>,
+    /// The start position (the named start's, the `FEN` tag's, or the initial one).
+    pub start: P,
     pub moves: Vec<Move>,
     pub comments: Vec<Comment>,
     pub result: GameResult,
 }
 
-impl Record {
+/// A Janggi game record: its start is named by the sides' setups or a `FEN` tag, and
+/// there are no handicaps.
+pub type JanggiRecord = Record<janggi::Position, (Setup4, Setup4)>;
+
+impl<P, N> Record<P, N> {
     /// The value of a tag (names compare case-insensitively).
     pub fn tag(&self, name: &str) -> Option<&str> {
         tag(&self.tags, name)
     }
+}
 
+impl Record {
     /// The game with its handicap rules, before any move.
     pub fn new_game(&self) -> Game {
-        Game::with_handicap(self.start.clone(), self.preset.map(Preset::handicap).unwrap_or_default())
+        Game::with_handicap(self.start.clone(), self.named_start.map(Preset::handicap).unwrap_or_default())
     }
 }
+
+/// The tag of Cho's setup in Janggi records, as .gib files write it: `[초차림 "마상상마"]`
+/// (see [`Setup4::korean`]); a record that names one side's setup only has the usual
+/// one, 마상상마, for the other.
+pub const CHO_SETUP: &str = "초차림";
+/// The tag of Han's setup (see [`CHO_SETUP`]), read from Cho's side of the board too.
+pub const HAN_SETUP: &str = "한차림";
 
 fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
     tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
@@ -90,6 +113,19 @@ pub enum RecordError {
     },
     /// A `FEN` tag other than the `Preset` tag's start.
     FenNotPreset,
+    /// A Janggi setup tag ([`CHO_SETUP`], [`HAN_SETUP`]) that names no setup.
+    Setup {
+        tag: &'static str,
+        value: String,
+    },
+    /// A `FEN` tag other than the start of the Janggi setup tags.
+    FenNotSetups,
+    /// A `Preset` tag in a Janggi record.
+    JanggiPreset,
+    /// A notation that does not write Janggi moves.
+    Inapplicable {
+        notation: Notation,
+    },
     Format {
         value: String,
     },
@@ -125,6 +161,14 @@ impl fmt::Display for RecordError {
             RecordError::Fen { message } => write!(f, "FEN tag: {message}"),
             RecordError::Preset { value } => write!(f, "Preset tag: unknown preset {value:?}"),
             RecordError::FenNotPreset => f.write_str("the FEN tag is not the start of the Preset tag"),
+            RecordError::Setup { tag, value } => {
+                write!(f, "{tag} tag: {value:?} is no setup (four of 마 and 상 from Cho's left, such as 마상상마)")
+            }
+            RecordError::FenNotSetups => {
+                write!(f, "the FEN tag is not the start of the {CHO_SETUP} and {HAN_SETUP} tags")
+            }
+            RecordError::JanggiPreset => f.write_str("Preset tag: Janggi has no handicap presets"),
+            RecordError::Inapplicable { notation } => write!(f, "{notation} notation does not apply to Janggi"),
             RecordError::Format { value } => write!(f, "Format tag: unknown notation {value:?}"),
             RecordError::Result { value } => write!(f, "Result tag: {value:?} is not 1-0, 0-1, 1/2-1/2 or *"),
             RecordError::ResultMismatch { tag, text } => {
@@ -324,38 +368,138 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
         (None, Some(text)) => fen::xiangqi(text).map_err(|e| RecordError::Fen { message: e.to_string() })?,
         (None, None) => Position::startpos(),
     };
+    let result = stated_result(&raw)?;
+    let notation = stated_notation(&raw, notation)?;
+    let mut record =
+        Record { tags: raw.tags, named_start: preset, start, moves: Vec::new(), comments: raw.comments, result };
+    let (moves, notation) = read_moves(&record.new_game(), &raw.moves, notation, |_| true)?;
+    record.moves = moves;
+    Ok((record, notation))
+}
+
+/// Reads a whole Janggi record; `notation` overrides the `Format` tag and detection.
+///
+/// The start: the `FEN` tag, else the setups of the [`CHO_SETUP`] and [`HAN_SETUP`]
+/// tags, else the usual start (both must agree when both are given). The moves: in the
+/// notations of [`Notation::applies_to_janggi`]; detected as Korean when written in
+/// Korean characters, otherwise the first of ICCS, coordinates and algebraic in which
+/// the whole record replays legally.
+pub fn import_janggi(text: &str, notation: Option<Notation>) -> Result<(JanggiRecord, Notation), RecordError> {
+    replay_janggi(split(text)?, notation)
+}
+
+/// Reads the moves of a split Janggi record (see [`import_janggi`]).
+pub fn replay_janggi(raw: RawRecord, notation: Option<Notation>) -> Result<(JanggiRecord, Notation), RecordError> {
+    if raw.tag("Preset").is_some() {
+        return Err(RecordError::JanggiPreset);
+    }
+    let setup = |tag_name: &'static str, side: Color| match raw.tag(tag_name) {
+        None => Ok(Setup4::HorseElephantElephantHorse),
+        Some(v) => Setup4::from_korean(v, side).ok_or_else(|| RecordError::Setup { tag: tag_name, value: v.into() }),
+    };
+    let setups = match (raw.tag(CHO_SETUP), raw.tag(HAN_SETUP)) {
+        (None, None) => None,
+        _ => Some((setup(CHO_SETUP, Color::Red)?, setup(HAN_SETUP, Color::Black)?)),
+    };
+    let set_up = setups.map(|(cho, han)| janggi::start_position(cho, han));
+    let start = match raw.tag("FEN") {
+        Some(text) => {
+            let given = fen::janggi(text).map_err(|e| RecordError::Fen { message: e.to_string() })?;
+            if set_up.as_ref().is_some_and(|s| *s != given) {
+                return Err(RecordError::FenNotSetups);
+            }
+            given
+        }
+        None => set_up.unwrap_or_else(janggi::Position::startpos),
+    };
+    let result = stated_result(&raw)?;
+    let notation = stated_notation(&raw, notation)?;
+    if let Some(n) = notation.filter(|n| !n.applies_to_janggi()) {
+        return Err(RecordError::Inapplicable { notation: n });
+    }
+    let game = janggi::Game::new(start.clone());
+    let (moves, notation) = read_moves(&game, &raw.moves, notation, Notation::applies_to_janggi)?;
+    Ok((JanggiRecord { tags: raw.tags, named_start: setups, start, moves, comments: raw.comments, result }, notation))
+}
+
+/// The result a record states: its `Result` tag and the result after its moves, which
+/// must agree; ongoing when it states none.
+fn stated_result(raw: &RawRecord) -> Result<GameResult, RecordError> {
     let tag_result = match raw.tag("Result") {
         Some(v) => Some(parse_result(v).ok_or_else(|| RecordError::Result { value: v.to_string() })?),
         None => None,
     };
     let text_result = raw.result.as_deref().and_then(parse_result);
-    let result = match (tag_result, text_result) {
+    match (tag_result, text_result) {
         (Some(a), Some(b)) if a != b => {
-            return Err(RecordError::ResultMismatch {
-                tag: result_text(a).to_string(),
-                text: result_text(b).to_string(),
-            });
+            Err(RecordError::ResultMismatch { tag: result_text(a).to_string(), text: result_text(b).to_string() })
         }
-        (a, b) => a.or(b).unwrap_or(GameResult::Ongoing),
+        (a, b) => Ok(a.or(b).unwrap_or(GameResult::Ongoing)),
+    }
+}
+
+/// The notation asked for, else the `Format` tag's; `None` when neither names one.
+fn stated_notation(raw: &RawRecord, notation: Option<Notation>) -> Result<Option<Notation>, RecordError> {
+    match (notation, raw.tag("Format")) {
+        (Some(n), _) => Ok(Some(n)),
+        (None, Some(v)) => Notation::from_name(v).map(Some).ok_or_else(|| RecordError::Format { value: v.to_string() }),
+        (None, None) => Ok(None),
+    }
+}
+
+/// A game whose moves a record reads and writes: Xiangqi's with its handicap rules,
+/// or Janggi's.
+trait Replay: Clone {
+    type Position: MovePosition;
+    fn now(&self) -> &Self::Position;
+    /// `None` when `m` is legal as the next move, otherwise the first rule it breaks.
+    fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
+    fn push(&mut self, m: Move);
+    fn move_number(&self) -> u32;
+}
+
+macro_rules! replay {
+    ($game:ty, $position:ty) => {
+        impl Replay for $game {
+            type Position = $position;
+            fn now(&self) -> &$position {
+                self.position()
+            }
+            fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
+                self.explain_illegal(m)
+            }
+            fn push(&mut self, m: Move) {
+                self.play_unchecked(m);
+            }
+            fn move_number(&self) -> u32 {
+                self.position().fullmove_number()
+            }
+        }
     };
-    let notation = match (notation, raw.tag("Format")) {
-        (Some(n), _) => Some(n),
-        (None, Some(v)) => Some(Notation::from_name(v).ok_or_else(|| RecordError::Format { value: v.to_string() })?),
-        (None, None) => None,
-    };
-    let mut record = Record { tags: raw.tags, preset, start, moves: Vec::new(), comments: raw.comments, result };
+}
+
+replay!(Game, Position);
+replay!(janggi::Game, janggi::Position);
+
+/// Reads the move tokens from `game` on in `notation`, or when it is `None` in the
+/// first notation (that `applies`) in which the whole record replays legally: Chinese,
+/// else Korean, for moves in such characters, otherwise ICCS, WXF, coordinates, Italian
+/// letters, algebraic. When none does, the error of the one read furthest.
+fn read_moves<G: Replay>(
+    game: &G,
+    tokens: &[String],
+    notation: Option<Notation>,
+    applies: fn(Notation) -> bool,
+) -> Result<(Vec<Move>, Notation), RecordError> {
     let candidates: Vec<Notation> = match notation {
         Some(n) => vec![n],
-        None if raw.moves.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese, Notation::Korean],
+        None if tokens.iter().any(|m| is_chinese(m)) => vec![Notation::Chinese, Notation::Korean],
         None => vec![Notation::Iccs, Notation::Wxf, Notation::Coordinate, Notation::Italian, Notation::Algebraic],
     };
     let mut best: Option<RecordError> = None;
-    for n in candidates {
-        match read_moves(&record, &raw.moves, n) {
-            Ok(moves) => {
-                record.moves = moves;
-                return Ok((record, n));
-            }
+    for n in candidates.into_iter().filter(|&n| notation.is_some() || applies(n)) {
+        match read_in(game.clone(), tokens, n) {
+            Ok(moves) => return Ok((moves, n)),
             Err(e) => {
                 let reached = |e: &RecordError| match e {
                     RecordError::Move { index, .. } | RecordError::Handicap { index, .. } => *index,
@@ -375,15 +519,14 @@ fn is_chinese(token: &str) -> bool {
     token.chars().any(|c| !super::fold_full_width(c).is_ascii())
 }
 
-fn read_moves(record: &Record, tokens: &[String], notation: Notation) -> Result<Vec<Move>, RecordError> {
-    let mut game = record.new_game();
+fn read_in<G: Replay>(mut game: G, tokens: &[String], notation: Notation) -> Result<Vec<Move>, RecordError> {
     let mut moves = Vec::with_capacity(tokens.len());
     for (index, token) in tokens.iter().enumerate() {
-        let m = parse_move(game.position(), token, notation).map_err(|error| RecordError::Move { index, error })?;
-        if let Some(reason) = game.explain_illegal(m) {
+        let m = parse_move(game.now(), token, notation).map_err(|error| RecordError::Move { index, error })?;
+        if let Some(reason) = game.why_illegal(m) {
             return Err(RecordError::Handicap { index, token: token.clone(), reason });
         }
-        game.play_unchecked(m);
+        game.push(m);
         moves.push(m);
     }
     Ok(moves)
@@ -395,51 +538,88 @@ fn read_moves(record: &Record, tokens: &[String], notation: Notation) -> Result<
 /// record's result. The moves must be legal (see [`Record::new_game`]); writing stops
 /// at the first one that is not.
 pub fn export(record: &Record, notation: Notation) -> String {
-    let mut out = String::new();
-    let computed = ["FEN", "Preset", "Format", "Result"];
-    let mut tags: Vec<(String, String)> =
-        record.tags.iter().filter(|(n, _)| !computed.iter().any(|c| n.eq_ignore_ascii_case(c))).cloned().collect();
+    let mut tags = given_tags(&record.tags, &["FEN", "Preset", "Format", "Result"]);
     tags.push(("Result".into(), result_text(record.result).into()));
-    if let Some(p) = record.preset.filter(|p| *p != Preset::Standard) {
+    if let Some(p) = record.named_start.filter(|p| *p != Preset::Standard) {
         tags.push(("Preset".into(), p.name().into()));
     }
     if record.start != Position::startpos() {
         tags.push(("FEN".into(), fen::format(&record.start.to_setup())));
     }
     tags.push(("Format".into(), notation.name().into()));
-    for (name, value) in &tags {
+    write(&tags, record.new_game(), &record.moves, &record.comments, record.result, notation)
+}
+
+/// Writes a Janggi record as [`export`] writes a Xiangqi one, with a `Variant` tag,
+/// the setup tags ([`CHO_SETUP`], [`HAN_SETUP`]) when the record has setups, else a
+/// `FEN` tag when the start is not the usual one. A notation that does not apply to
+/// Janggi is replaced by ICCS.
+pub fn export_janggi(record: &JanggiRecord, notation: Notation) -> String {
+    let notation = if notation.applies_to_janggi() { notation } else { Notation::Iccs };
+    let mut tags = given_tags(&record.tags, &["Variant", "FEN", "Preset", "Format", "Result", CHO_SETUP, HAN_SETUP]);
+    tags.push(("Variant".into(), "Janggi".into()));
+    tags.push(("Result".into(), result_text(record.result).into()));
+    if let Some((cho, han)) = record.named_start {
+        tags.push((CHO_SETUP.into(), cho.korean(Color::Red)));
+        tags.push((HAN_SETUP.into(), han.korean(Color::Black)));
+    }
+    let implied =
+        record.named_start.map_or_else(janggi::Position::startpos, |(cho, han)| janggi::start_position(cho, han));
+    if record.start != implied {
+        tags.push(("FEN".into(), fen::format(&record.start.to_setup())));
+    }
+    tags.push(("Format".into(), notation.name().into()));
+    let game = janggi::Game::new(record.start.clone());
+    write(&tags, game, &record.moves, &record.comments, record.result, notation)
+}
+
+/// The given tags less those written from the record.
+fn given_tags(tags: &[(String, String)], computed: &[&str]) -> Vec<(String, String)> {
+    tags.iter().filter(|(n, _)| !computed.iter().any(|c| n.eq_ignore_ascii_case(c))).cloned().collect()
+}
+
+/// Writes the tags, then the moves played from `game` with their numbers and comments,
+/// and the result.
+fn write<G: Replay>(
+    tags: &[(String, String)],
+    mut game: G,
+    moves: &[Move],
+    comments: &[Comment],
+    result: GameResult,
+    notation: Notation,
+) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
         let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
         out.push_str(&format!("[{name} \"{escaped}\"]\n"));
     }
     out.push('\n');
 
     let mut words: Vec<String> = Vec::new();
-    let comments_at = |ply: usize| record.comments.iter().filter(move |c| c.ply == ply);
-    let mut game = record.new_game();
+    let comments_at = |ply: usize| comments.iter().filter(move |c| c.ply == ply);
     let mut need_number = true;
     for c in comments_at(0) {
         words.push(format!("{{{}}}", c.text.replace('}', ")")));
     }
-    for (i, &m) in record.moves.iter().enumerate() {
-        if !game.is_legal(m) {
+    for (i, &m) in moves.iter().enumerate() {
+        if game.why_illegal(m).is_some() {
             break;
         }
-        let pos = game.position();
-        let n = pos.fullmove_number();
-        if pos.turn() == Color::Red {
+        let n = game.move_number();
+        if game.now().mover() == Color::Red {
             words.push(format!("{n}."));
         } else if need_number {
             words.push(format!("{n}..."));
         }
-        words.push(format_move(pos, m, notation));
-        game.play_unchecked(m);
+        words.push(format_move(game.now(), m, notation));
+        game.push(m);
         need_number = false;
         for c in comments_at(i + 1) {
             words.push(format!("{{{}}}", c.text.replace('}', ")")));
             need_number = true;
         }
     }
-    words.push(result_text(record.result).to_string());
+    words.push(result_text(result).to_string());
     let mut line_len = 0;
     for w in words {
         let len = w.chars().count();

@@ -39,6 +39,13 @@ impl Variant {
             Variant::Janggi => "Janggi",
         }
     }
+
+    pub const fn to_proto(self) -> proto::Variant {
+        match self {
+            Variant::Xiangqi => proto::Variant::Xiangqi,
+            Variant::Janggi => proto::Variant::Janggi,
+        }
+    }
 }
 
 /// Reads the variant field: unknown or unspecified is INVALID_ARGUMENT; variants
@@ -54,14 +61,6 @@ pub fn variant(value: i32, field: impl std::fmt::Display) -> Result<Variant, Sta
     }
 }
 
-/// Checks the variant field of a Xiangqi-only RPC (the notation service).
-pub fn require_xiangqi(value: i32, field: &str) -> Result<(), Status> {
-    match variant(value, field)? {
-        Variant::Xiangqi => Ok(()),
-        v => Err(unimplemented(format!("variant {} is not served here yet", v.name()))),
-    }
-}
-
 /// A Janggi side setup of the API; unspecified is the usual horse-elephant-elephant-horse.
 pub fn janggi_setup(value: i32, field: &str) -> Result<Setup4, Status> {
     use proto::JanggiSetup as P;
@@ -72,6 +71,16 @@ pub fn janggi_setup(value: i32, field: &str) -> Result<Setup4, Status> {
         Ok(P::ElephantHorseHorseElephant) => Setup4::ElephantHorseHorseElephant,
         Err(_) => return Err(bad_request(field, format!("unknown Janggi setup {value}"))),
     })
+}
+
+pub fn proto_janggi_setup(s: Setup4) -> proto::JanggiSetup {
+    use proto::JanggiSetup as P;
+    match s {
+        Setup4::HorseElephantElephantHorse => P::HorseElephantElephantHorse,
+        Setup4::HorseElephantHorseElephant => P::HorseElephantHorseElephant,
+        Setup4::ElephantHorseElephantHorse => P::ElephantHorseElephantHorse,
+        Setup4::ElephantHorseHorseElephant => P::ElephantHorseHorseElephant,
+    }
 }
 
 /// A start preset of the API.
@@ -114,11 +123,6 @@ pub fn uses_preset(p: &proto::Position) -> bool {
 
 /// The Xiangqi game of a request before any move: the FEN's position, or the preset's
 /// start with its handicap rules when the FEN is empty or `startpos`.
-pub fn new_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
-    require_xiangqi(p.variant, &format!("{field}.variant"))?;
-    new_xiangqi_game(p, field)
-}
-
 fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
     let preset = preset(p.preset, format_args!("{field}.preset"))?;
     let moves = handicap_moves(p, field)?;
@@ -186,20 +190,6 @@ fn new_janggi_game(p: &proto::Position, field: &str) -> Result<janggi::Game, Sta
     }
     let start = fen::janggi(&p.fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))?;
     Ok(janggi::Game::new(start))
-}
-
-/// Xiangqi start position plus moves, every move checked; an illegal one is
-/// INVALID_ARGUMENT naming its index and reason.
-pub fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Status> {
-    let mut game = new_game(p, field)?;
-    let moves = parse_moves(p, field, limits)?;
-    for (i, m) in moves.into_iter().enumerate() {
-        if let Some(reason) = game.explain_illegal(m) {
-            return Err(bad_request(format!("{field}.moves[{i}]"), format!("{m} is illegal: {}", reason.describe())));
-        }
-        game.play_unchecked(m);
-    }
-    Ok(game)
 }
 
 /// A game of any served variant: the one place where the service dispatches on it.
@@ -343,58 +333,59 @@ impl AnyGame {
     }
 
     /// Reads a move written in `notation`: `Ok(Err(..))` when the text reads but names
-    /// no move of this position (with the reason and detail), `Err` when it does not read.
+    /// no move of this position (with the reason and detail), `Err` when it does not read
+    /// or the notation does not apply to the variant.
     pub fn resolve_move(
         &self,
         text: &str,
         n: Notation,
     ) -> Result<Result<Move, (proto::IllegalMoveReason, String)>, Status> {
         use crate::notation::NotationErrorKind;
-        match self {
-            AnyGame::Xiangqi(g) => match notation::resolve_move(g.position(), text, n) {
-                Ok(m) => Ok(Ok(m)),
-                Err(e) if e.is_syntax() => Err(bad_request("move", e.to_string())),
-                Err(e) => {
-                    let reason = match e.kind {
-                        NotationErrorKind::Ambiguous { .. } | NotationErrorKind::TandemFiles { .. } => {
-                            proto::IllegalMoveReason::Ambiguous
-                        }
-                        NotationErrorKind::CannotMove { .. } => proto::IllegalMoveReason::CannotMoveThatWay,
-                        _ => proto::IllegalMoveReason::NoPiece,
-                    };
-                    Ok(Err((reason, e.to_string())))
-                }
-            },
-            AnyGame::Janggi(_) => {
-                if n != Notation::Iccs {
-                    return Err(bad_request("notation", "Janggi moves are written in ICCS (or `pass`)"));
-                }
-                Move::parse_iccs(text)
-                    .map(Ok)
-                    .ok_or_else(|| bad_request("move", format!("{text:?} is not an ICCS move or `pass`")))
+        self.check_notation(n, "notation")?;
+        match each!(self, g => notation::resolve_move(g.position(), text, n)) {
+            Ok(m) => Ok(Ok(m)),
+            Err(e) if e.is_syntax() => Err(bad_request("move", e.to_string())),
+            Err(e) => {
+                let reason = match e.kind {
+                    NotationErrorKind::Ambiguous { .. } | NotationErrorKind::TandemFiles { .. } => {
+                        proto::IllegalMoveReason::Ambiguous
+                    }
+                    NotationErrorKind::CannotMove { .. } => proto::IllegalMoveReason::CannotMoveThatWay,
+                    _ => proto::IllegalMoveReason::NoPiece,
+                };
+                Ok(Err((reason, e.to_string())))
             }
         }
     }
 
+    /// Reads a legal move of the current position written in `n` (see
+    /// [`AnyGame::check_notation`]).
+    pub fn parse_move(&self, text: &str, n: Notation) -> Result<Move, notation::NotationError> {
+        each!(self, g => notation::parse_move(g.position(), text, n))
+    }
+
+    /// Writes a legal move of the current position in `n`.
+    pub fn format_move(&self, m: Move, n: Notation) -> String {
+        each!(self, g => notation::format_move(g.position(), m, n))
+    }
+
+    /// Checks that the variant's moves are written in the notation of the request's
+    /// field (see [`check_notation`]).
+    pub fn check_notation(&self, n: Notation, field: &str) -> Result<(), Status> {
+        check_notation(self.variant(), n, field)
+    }
+
     /// Checks that the variant can render the requested notations.
     pub fn check_notations(&self, notations: &[(i32, Notation)], field: &str) -> Result<(), Status> {
-        if let AnyGame::Janggi(_) = self
-            && let Some(i) = notations.iter().position(|&(_, n)| n != Notation::Iccs)
-        {
-            return Err(bad_request(format!("{field}[{i}]"), "Janggi moves are rendered in ICCS only"));
+        for (i, &(_, n)) in notations.iter().enumerate() {
+            self.check_notation(n, &format!("{field}[{i}]"))?;
         }
         Ok(())
     }
 
     /// A legal move in each requested notation (see [`AnyGame::check_notations`]).
     pub fn render(&self, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
-        match self {
-            AnyGame::Xiangqi(g) => render(g.position(), m, notations),
-            AnyGame::Janggi(_) => notations
-                .iter()
-                .map(|&(value, _)| proto::NotationText { notation: value, text: m.to_string() })
-                .collect(),
-        }
+        each!(self, g => render(g.position(), m, notations))
     }
 
     /// What the legal move `m` would make of a repetition under `rules`.
@@ -503,11 +494,6 @@ pub fn describe_moves(pos: &Position, moves: &[Move]) -> Vec<proto::Move> {
         .collect()
 }
 
-/// A legal move described for the API.
-pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
-    describe(pos.board(), pos.turn(), m, pos.gives_check(m))
-}
-
 /// The ICCS text of a move (file letter and rank digit of each point), without the
 /// formatting machinery of `to_string`.
 fn iccs(m: Move) -> String {
@@ -606,6 +592,16 @@ pub fn notation(value: i32, field: &str) -> Result<Notation, Status> {
     }
 }
 
+/// Checks that the moves of `variant` are written in the notation of the request's
+/// field: every notation for Xiangqi, those that name points for Janggi.
+pub fn check_notation(variant: Variant, n: Notation, field: &str) -> Result<(), Status> {
+    if variant == Variant::Janggi && !n.applies_to_janggi() {
+        let detail = "Janggi moves are written in ICCS, coordinates, algebraic or Korean notation";
+        return Err(bad_request(field, format!("{n} notation does not apply to Janggi: {detail}")));
+    }
+    Ok(())
+}
+
 pub fn proto_notation(n: Notation) -> proto::Notation {
     match n {
         Notation::Iccs => proto::Notation::Iccs,
@@ -625,7 +621,7 @@ pub fn notations(values: &[i32], field: &str) -> Result<Vec<(i32, Notation)>, St
 }
 
 /// A legal move of `pos` in each requested notation.
-pub fn render(pos: &Position, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
+pub fn render(pos: &impl notation::MovePosition, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
     notations
         .iter()
         .map(|&(value, n)| proto::NotationText { notation: value, text: notation::format_move(pos, m, n) })

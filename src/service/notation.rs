@@ -3,11 +3,11 @@
 
 use tonic::{Request, Response, Status};
 
-use super::convert::{self, ContentLimits};
+use super::convert::{self, AnyGame, ContentLimits, Variant};
 use super::errors::{bad_request, unimplemented};
 use super::proto::{self, notation_service_server::NotationService};
-use crate::notation::record::{self, Comment, Record};
-use crate::notation::{fen, format_move, parse_move};
+use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
+use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
 use crate::rules::xiangqi::handicap::{Handicap, Preset};
 
@@ -24,31 +24,33 @@ pub fn convert_moves(
             format!("{} moves exceed the limit of {}", start.moves.len() + req.moves.len(), limits.max_game_plies),
         ));
     }
-    let mut game = convert::game(start, "start", limits)?;
+    let mut game = AnyGame::from_request(start, "start", limits)?;
+    game.check_notation(from, "from")?;
+    game.check_notation(to, "to")?;
     let target = [(req.to, to)];
     let mut resp = proto::ConvertMovesResponse::default();
     for (i, text) in req.moves.iter().enumerate() {
         let field = || format!("moves[{i}]");
-        let pos = game.position();
-        let m = parse_move(pos, text, from).map_err(|e| bad_request(field(), e.to_string()))?;
+        let m = game.parse_move(text, from).map_err(|e| bad_request(field(), e.to_string()))?;
         if let Some(reason) = game.explain_illegal(m) {
-            return Err(bad_request(field(), format!("{text:?} ({m}) is illegal: {}", reason.describe())));
+            return Err(bad_request(field(), format!("{text:?} ({m}) is illegal: {}", game.describe_reason(reason))));
         }
-        resp.moves.push(format_move(pos, m, to));
-        let mut detail = convert::describe_move(pos, m);
-        detail.notations = convert::render(pos, m, &target);
+        resp.moves.push(game.format_move(m, to));
+        let mut detail = game.describe_move(m);
+        detail.notations = game.render(m, &target);
         resp.details.push(detail);
         game.play_unchecked(m);
     }
     Ok(resp)
 }
 
-/// Is a `Variant` tag Xiangqi? `Err` for the variants not served here or unknown.
-fn check_variant_tag(value: &str) -> Result<(), Status> {
+/// The variant a `Variant` tag names; `Err` for the variants not served here or unknown.
+fn variant_tag(value: &str) -> Result<Variant, Status> {
     let v: String = value.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
     match v.as_str() {
-        "xiangqi" | "chinesechess" | "xq" | "象棋" | "中国象棋" => Ok(()),
-        "janggi" | "koreanchess" | "threekingdoms" | "threekingdomsxiangqi" => {
+        "xiangqi" | "chinesechess" | "xq" | "象棋" | "中国象棋" => Ok(Variant::Xiangqi),
+        "janggi" | "koreanchess" | "장기" | "將棋" => Ok(Variant::Janggi),
+        "threekingdoms" | "threekingdomsxiangqi" => {
             Err(unimplemented(format!("records of variant {value:?} are not served yet")))
         }
         _ => Err(bad_request("text", format!("Variant tag: unknown variant {value:?}"))),
@@ -59,21 +61,17 @@ pub fn import_record(
     req: &proto::ImportRecordRequest,
     limits: ContentLimits,
 ) -> Result<proto::ImportRecordResponse, Status> {
-    let from_tag = match proto::Variant::try_from(req.variant) {
-        Ok(proto::Variant::Unspecified) => true,
-        Ok(_) => {
-            convert::require_xiangqi(req.variant, "variant")?;
-            false
-        }
-        Err(_) => return Err(bad_request("variant", format!("unknown variant {}", req.variant))),
-    };
     let notation = match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) => None,
         _ => Some(convert::notation(req.notation, "notation")?),
     };
     let raw = record::split(&req.text).map_err(|e| bad_request("text", e.to_string()))?;
-    if from_tag && let Some(v) = raw.tag("Variant") {
-        check_variant_tag(v)?;
+    let variant = match proto::Variant::try_from(req.variant) {
+        Ok(proto::Variant::Unspecified) => raw.tag("Variant").map_or(Ok(Variant::Xiangqi), variant_tag)?,
+        _ => convert::variant(req.variant, "variant")?,
+    };
+    if let Some(n) = notation {
+        convert::check_notation(variant, n, "notation")?;
     }
     if raw.moves.len() > limits.max_game_plies {
         return Err(bad_request(
@@ -81,39 +79,60 @@ pub fn import_record(
             format!("{} moves exceed the limit of {}", raw.moves.len(), limits.max_game_plies),
         ));
     }
-    let (rec, notation) = record::replay(raw, notation).map_err(|e| bad_request("text", e.to_string()))?;
-    let (result, winner) = match rec.result {
+    let unreadable = |e: RecordError| bad_request("text", e.to_string());
+    Ok(match variant {
+        Variant::Xiangqi => {
+            let (rec, notation) = record::replay(raw, notation).map_err(unreadable)?;
+            let (fen, preset) = match rec.named_start {
+                Some(p) => (String::new(), convert::proto_preset(p)),
+                None if rec.tag("FEN").is_some() => {
+                    (fen::format(&rec.start.to_setup()), proto::StartPreset::Unspecified)
+                }
+                None => (String::new(), proto::StartPreset::Unspecified),
+            };
+            let position = proto::Position { fen, preset: preset as i32, ..Default::default() };
+            imported(position, Variant::Xiangqi, &rec.tags, &rec.moves, &rec.comments, rec.result, notation)
+        }
+        Variant::Janggi => {
+            let (rec, notation) = record::replay_janggi(raw, notation).map_err(unreadable)?;
+            let mut position = proto::Position::default();
+            if rec.tag("FEN").is_some() {
+                position.fen = fen::format(&rec.start.to_setup());
+            } else if let Some((cho, han)) = rec.named_start {
+                position.red_setup = convert::proto_janggi_setup(cho) as i32;
+                position.black_setup = convert::proto_janggi_setup(han) as i32;
+            }
+            imported(position, Variant::Janggi, &rec.tags, &rec.moves, &rec.comments, rec.result, notation)
+        }
+    })
+}
+
+/// The response of ImportRecord: the record's start `position` with its variant and
+/// moves, and what else it states.
+fn imported(
+    mut position: proto::Position,
+    variant: Variant,
+    tags: &[(String, String)],
+    moves: &[crate::rules::types::Move],
+    comments: &[Comment],
+    result: GameResult,
+    notation: Notation,
+) -> proto::ImportRecordResponse {
+    let (result, winner) = match result {
         GameResult::Ongoing => (proto::GameResult::Ongoing, proto::Player::Unspecified),
         GameResult::Draw => (proto::GameResult::Draw, proto::Player::Unspecified),
         GameResult::Win(c) => (proto::GameResult::Win, convert::player(c)),
     };
-    let (fen, preset) = match rec.preset {
-        Some(p) => (String::new(), convert::proto_preset(p)),
-        None if rec.tag("FEN").is_some() => (fen::format(&rec.start.to_setup()), proto::StartPreset::Unspecified),
-        None => (String::new(), proto::StartPreset::Unspecified),
-    };
-    Ok(proto::ImportRecordResponse {
-        position: Some(proto::Position {
-            variant: proto::Variant::Xiangqi as i32,
-            fen,
-            moves: rec.moves.iter().map(|m| m.to_string()).collect(),
-            preset: preset as i32,
-            ..Default::default()
-        }),
-        tags: rec
-            .tags
-            .iter()
-            .map(|(name, value)| proto::RecordTag { name: name.clone(), value: value.clone() })
-            .collect(),
+    position.variant = variant.to_proto() as i32;
+    position.moves = moves.iter().map(|m| m.to_string()).collect();
+    proto::ImportRecordResponse {
+        position: Some(position),
+        tags: tags.iter().map(|(name, value)| proto::RecordTag { name: name.clone(), value: value.clone() }).collect(),
         result: result as i32,
         winner: winner as i32,
         notation: convert::proto_notation(notation) as i32,
-        comments: rec
-            .comments
-            .iter()
-            .map(|c| proto::RecordComment { ply: c.ply as u32, text: c.text.clone() })
-            .collect(),
-    })
+        comments: comments.iter().map(|c| proto::RecordComment { ply: c.ply as u32, text: c.text.clone() }).collect(),
+    }
 }
 
 pub fn export_record(
@@ -122,7 +141,8 @@ pub fn export_record(
 ) -> Result<proto::ExportRecordResponse, Status> {
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let notation = convert::notation(req.notation, "notation")?;
-    let game = convert::game(position, "position", limits)?;
+    let game = AnyGame::from_request(position, "position", limits)?;
+    game.check_notation(notation, "notation")?;
     let mut result = GameResult::Ongoing;
     for (i, tag) in req.tags.iter().enumerate() {
         let bad_name = tag.name.is_empty() || !tag.name.chars().all(|c| c.is_alphanumeric() || c == '_');
@@ -138,7 +158,7 @@ pub fn export_record(
             })?;
         }
     }
-    let plies = game.plies().len();
+    let plies = game.plies();
     let mut comments = Vec::with_capacity(req.comments.len());
     for (i, c) in req.comments.iter().enumerate() {
         if c.ply as usize > plies {
@@ -146,23 +166,40 @@ pub fn export_record(
         }
         comments.push(Comment { ply: c.ply as usize, text: c.text.clone() });
     }
-    let preset = match convert::handicap_moves(position, "position")? {
-        _ if !convert::uses_preset(position) => None,
-        0 | 1 => Some(convert::preset(position.preset, "position.preset")?).filter(|p| *p != Preset::Standard),
-        // A record names its handicap by its Preset tag.
-        n => Some(Preset::ALL.into_iter().find(|p| p.handicap() == Handicap::moves(n)).ok_or_else(|| {
-            bad_request("position.handicap_moves", format!("a record names no handicap of {n} moves (at most four)"))
-        })?),
+    let tags: Vec<(String, String)> = req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
+    let text = match &game {
+        AnyGame::Xiangqi(game) => {
+            let preset = match convert::handicap_moves(position, "position")? {
+                _ if !convert::uses_preset(position) => None,
+                0 | 1 => Some(convert::preset(position.preset, "position.preset")?).filter(|p| *p != Preset::Standard),
+                // A record names its handicap by its Preset tag.
+                n => Some(Preset::ALL.into_iter().find(|p| p.handicap() == Handicap::moves(n)).ok_or_else(|| {
+                    bad_request(
+                        "position.handicap_moves",
+                        format!("a record names no handicap of {n} moves (at most four)"),
+                    )
+                })?),
+            };
+            let moves = game.plies().iter().map(|p| p.mv).collect();
+            let rec = Record { tags, named_start: preset, start: game.start().clone(), moves, comments, result };
+            record::export(&rec, notation)
+        }
+        AnyGame::Janggi(game) => {
+            // A start of setups is written by its setup tags.
+            let setups = if convert::uses_preset(position) {
+                Some((
+                    convert::janggi_setup(position.red_setup, "position.red_setup")?,
+                    convert::janggi_setup(position.black_setup, "position.black_setup")?,
+                ))
+            } else {
+                None
+            };
+            let moves = game.plies().iter().map(|p| p.mv).collect();
+            let rec = JanggiRecord { tags, named_start: setups, start: game.start().clone(), moves, comments, result };
+            record::export_janggi(&rec, notation)
+        }
     };
-    let rec = Record {
-        tags: req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect(),
-        preset,
-        start: game.start().clone(),
-        moves: game.plies().iter().map(|p| p.mv).collect(),
-        comments,
-        result,
-    };
-    Ok(proto::ExportRecordResponse { text: record::export(&rec, notation) })
+    Ok(proto::ExportRecordResponse { text })
 }
 
 /// The tonic service: each RPC runs its function on the request.

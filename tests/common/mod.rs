@@ -86,13 +86,35 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
 }
 pub mod server;
 
-/// The field named by the status's `google.rpc.BadRequest` detail (the status must be
-/// INVALID_ARGUMENT with a described violation).
-pub fn bad_field(status: &tonic::Status) -> String {
+/// The field and description of the status's `google.rpc.BadRequest` detail (the status
+/// must be INVALID_ARGUMENT with a violation).
+pub fn violation(status: &tonic::Status) -> (String, String) {
     use tonic_types::StatusExt;
     assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
     let details = status.get_error_details();
     let bad = details.bad_request().expect("BadRequest detail");
-    assert!(!bad.field_violations[0].description.is_empty());
-    bad.field_violations[0].field.clone()
+    (bad.field_violations[0].field.clone(), bad.field_violations[0].description.clone())
+}
+
+/// The field named by the status's `google.rpc.BadRequest` detail (the status must be
+/// INVALID_ARGUMENT with a described violation).
+pub fn bad_field(status: &tonic::Status) -> String {
+    let (field, description) = violation(status);
+    assert!(!description.is_empty());
+    field
+}
+
+/// A ConvertMoves request: `moves` (separated by spaces) from `start`.
+pub fn convert_request(
+    start: chuhe::service::proto::Position,
+    moves: &str,
+    from: chuhe::service::proto::Notation,
+    to: chuhe::service::proto::Notation,
+) -> chuhe::service::proto::ConvertMovesRequest {
+    chuhe::service::proto::ConvertMovesRequest {
+        start: Some(start),
+        moves: moves.split_whitespace().map(str::to_string).collect(),
+        from: from as i32,
+        to: to as i32,
+    }
 }

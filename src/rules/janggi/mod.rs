@@ -149,6 +149,23 @@ impl Setup4 {
             Setup4::ElephantHorseHorseElephant => [E, H, H, E],
         }
     }
+
+    /// The setup of `side` as Korean records write it (the `초차림` and `한차림` tags of a
+    /// .gib file): 마 horse, 상 elephant, read left to right as Cho sees the board, Han's
+    /// too. Han's `상마상마` is [`Setup4::HorseElephantHorseElephant`] from its own view.
+    pub fn korean(self, side: Color) -> String {
+        let mut kinds = self.kinds();
+        if side == Color::Black {
+            kinds.reverse();
+        }
+        kinds.iter().map(|&k| if k == PieceKind::Horse { '마' } else { '상' }).collect()
+    }
+
+    /// Reads a setup of `side` written as [`Setup4::korean`] writes it (spaces ignored).
+    pub fn from_korean(text: &str, side: Color) -> Option<Setup4> {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        Setup4::ALL.into_iter().find(|s| s.korean(side) == text)
+    }
 }
 
 /// A start position with the given horse and elephant setups for Cho and Han.
