@@ -345,18 +345,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let budget = Some(Duration::from_millis(movetime as u64));
             let stop = std::sync::atomic::AtomicBool::new(false);
             let mut info = |r: &chuhe::search::Report| {
-                if !json {
-                    if let Some(l) = r.lines.first() {
-                        let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
-                        eprintln!(
-                            "depth {} score {:?} nodes {} time {}ms pv {}",
-                            r.depth,
-                            l.score,
-                            r.nodes,
-                            r.elapsed.as_millis(),
-                            pv.join(" ")
-                        );
-                    }
+                if !json && let Some(l) = r.lines.first() {
+                    let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
+                    eprintln!(
+                        "depth {} score {:?} nodes {} time {}ms pv {}",
+                        r.depth,
+                        l.score,
+                        r.nodes,
+                        r.elapsed.as_millis(),
+                        pv.join(" ")
+                    );
                 }
             };
             let outcome = chuhe::service::analysis::run_search(&engine, &game, &params, budget, &stop, &mut info);

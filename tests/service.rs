@@ -234,7 +234,7 @@ async fn adjudicate_names_the_rule() {
         .adjudicate(proto::AdjudicateRequest {
             position: Some(position("startpos", "h2e2")),
             rule_set: proto::RuleSet::SimplifiedV1 as i32,
-            events: vec![resign.clone()],
+            events: vec![resign],
         })
         .await
         .unwrap()
@@ -353,7 +353,7 @@ async fn load_is_shed_with_resource_exhausted() {
         codes.push(c.await.unwrap());
     }
     assert!(codes.iter().any(|c| c.is_ok()), "{codes:?}");
-    assert!(codes.iter().any(|c| *c == Err(Code::ResourceExhausted)), "{codes:?}");
+    assert!(codes.contains(&Err(Code::ResourceExhausted)), "{codes:?}");
     assert!(codes.iter().all(|c| c.is_ok() || *c == Err(Code::ResourceExhausted)), "{codes:?}");
     server.shutdown().await;
 }

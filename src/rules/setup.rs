@@ -14,9 +14,3 @@ pub struct Setup {
     /// Move number, starting at 1 and growing after Black's (Han's) move.
     pub fullmove_number: u32,
 }
-
-impl Default for Color {
-    fn default() -> Self {
-        Color::Red
-    }
-}

@@ -5,9 +5,11 @@ use std::fmt;
 /// One of the two sides of Xiangqi and Janggi.
 ///
 /// In Janggi, `Red` is Cho (初, who moves first) and `Black` is Han (漢).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Color {
+    /// The default, as the side that moves first.
+    #[default]
     Red = 0,
     Black = 1,
 }

@@ -494,7 +494,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 reason = self.stop_reason();
                 break;
             }
-            lines.sort_by(|a, b| b.0.cmp(&a.0));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.0));
             best = lines.into_iter().map(|(s, pv)| Line { score: Score::from_internal(s), pv }).collect();
             completed = depth;
             if self.id == 0 {
@@ -631,7 +631,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 // Moves j+1..=n: those at even distance from n were the opponent's.
                 let (mut they_all, mut we_all) = (true, true);
                 for k in j + 1..=n {
-                    if (n - k) % 2 == 0 {
+                    if (n - k).is_multiple_of(2) {
                         they_all &= self.gave_check[k];
                     } else {
                         we_all &= self.gave_check[k];
@@ -692,15 +692,17 @@ impl<'a, P: Searchable> Worker<'a, P> {
         let key = self.pos.key() ^ P::SALT;
         let entry = self.shared.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
-        if let Some(e) = entry {
-            if !pv_node && ply > 0 && e.depth as i32 >= depth {
-                let s = from_tt(e.score as i32, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
+        if let Some(e) = entry
+            && !pv_node
+            && ply > 0
+            && e.depth as i32 >= depth
+        {
+            let s = from_tt(e.score as i32, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
             }
         }
         let static_eval = if in_check { -INFINITY } else { entry.map_or_else(|| self.evaluate(), |e| e.eval as i32) };

@@ -162,10 +162,10 @@ pub fn run_search(
     metrics::histogram!("chuhe_search_seconds").record(elapsed.as_secs_f64());
     metrics::gauge!("chuhe_tt_hit_rate").set(engine.tt.hit_rate());
     metrics::gauge!("chuhe_tt_fill_ratio").set(engine.tt.hashfull() as f64 / 1000.0);
-    if let Some(b) = budget {
-        if elapsed > b + Duration::from_millis(50) {
-            metrics::counter!("chuhe_search_deadline_overruns_total").increment(1);
-        }
+    if let Some(b) = budget
+        && elapsed > b + Duration::from_millis(50)
+    {
+        metrics::counter!("chuhe_search_deadline_overruns_total").increment(1);
     }
     outcome
 }

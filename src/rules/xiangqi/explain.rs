@@ -81,7 +81,7 @@ impl Position {
         }
         let c = self.turn().index();
         let (df, dr) = (to.file() as i32 - from.file() as i32, to.rank() as i32 - from.rank() as i32);
-        let midpoint = || Square::new(((from.file() + to.file()) / 2) as u8, ((from.rank() + to.rank()) / 2) as u8);
+        let midpoint = || Square::new((from.file() + to.file()) / 2, (from.rank() + to.rank()) / 2);
         let shape_ok = match piece.kind() {
             PieceKind::General => GENERAL_STEPS[c][from.index()] & bit(to) != 0,
             PieceKind::Advisor => ADVISOR_STEPS[c][from.index()] & bit(to) != 0,

@@ -180,7 +180,7 @@ const fn palace(c: usize) -> Bitboard {
     let mut set = 0u128;
     let mut s = 0;
     while s < 90 {
-        if in_palace(c, (s % 9) as i32, (s / 9) as i32) {
+        if in_palace(c, s % 9, s / 9) {
             set |= 1u128 << s;
         }
         s += 1;
