@@ -63,9 +63,11 @@ fn run_three_kingdoms() -> u64 {
     let mut nodes = 0;
     for text in THREE_KINGDOMS {
         let pos = three_kingdoms::Position::from_text(text).expect("valid position text");
+        let game = three_kingdoms::outcome::Game::new(pos);
         let tt = TranspositionTable::new(16);
         let limits = tk::Limits { depth: Some(THREE_KINGDOMS_DEPTH), nodes: None };
-        nodes += tk::search(&pos, limits, &[], &[], &tt, &AtomicBool::new(false), None).nodes;
+        let params = tk::Params { limits, ..tk::Params::default() };
+        nodes += tk::search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
     }
     nodes
 }

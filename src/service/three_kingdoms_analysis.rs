@@ -21,20 +21,18 @@ use super::engine::{CancelOnDrop, Engine, deadline};
 use super::errors::bad_request;
 use super::proto;
 use super::three_kingdoms::{describe_move, parse_moves, start_position};
+use crate::rules::three_kingdoms::Move;
 use crate::rules::three_kingdoms::outcome::Game;
-use crate::rules::three_kingdoms::{Move, Position};
-use crate::search::three_kingdoms::{self as search, Limits, Outcome, StopReason, WIN, WIN_BOUND};
+use crate::search::three_kingdoms::{self as search, Limits, Outcome, Params, StopReason, WIN, WIN_BOUND};
 
 struct Job {
-    position: Position,
-    limits: Limits,
-    search_moves: Vec<Move>,
-    exclude_moves: Vec<Move>,
+    game: Game,
+    params: Params,
     budget: Option<Duration>,
 }
 
-/// The position after the record of `p`; an illegal move is INVALID_ARGUMENT.
-fn current(p: &proto::Position, content: ContentLimits) -> Result<Position, Status> {
+/// The game of the record of `p`; an illegal move is INVALID_ARGUMENT.
+fn current(p: &proto::Position, content: ContentLimits) -> Result<Game, Status> {
     let start = start_position(p, "position")?;
     let moves = parse_moves(p, "position", content)?;
     let mut game = Game::new(start);
@@ -43,7 +41,7 @@ fn current(p: &proto::Position, content: ContentLimits) -> Result<Position, Stat
             return Err(bad_request(format!("position.moves[{i}]"), format!("{m} is illegal")));
         }
     }
-    Ok(game.position().clone())
+    Ok(game)
 }
 
 fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
@@ -71,6 +69,7 @@ fn stop_reason(r: StopReason) -> proto::StopReason {
         StopReason::Time => proto::StopReason::Movetime,
         StopReason::Stopped => proto::StopReason::Cancelled,
         StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
+        StopReason::SingleMove => proto::StopReason::SingleMove,
         StopReason::Decided => proto::StopReason::MateFound,
     }
 }
@@ -83,17 +82,9 @@ async fn run(engine: &Arc<Engine>, job: Job) -> Result<Outcome, Status> {
     let shared = engine.clone();
     engine.spawn(permit, move || {
         metrics::counter!("chuhe_searches_started_total").increment(1);
-        let outcome = search::search(
-            &job.position,
-            job.limits,
-            &job.search_moves,
-            &job.exclude_moves,
-            &shared.tt,
-            &stop,
-            deadline(job.budget),
-        );
+        let outcome = search::search(&job.game, &job.params, &shared.tt, &stop, deadline(job.budget), &mut |_| {});
         metrics::counter!("chuhe_searches_finished_total").increment(1);
-        metrics::counter!("chuhe_search_nodes_total").increment(outcome.nodes);
+        metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
         let _ = tx.send(outcome);
     })?;
     rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
@@ -106,36 +97,43 @@ pub async fn analyze(
     client_timeout: Option<Duration>,
 ) -> Result<proto::AnalyzeResponse, Status> {
     let p = r.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let position = current(p, content)?;
+    let game = current(p, content)?;
     if r.multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
     }
     let l = r.limits.unwrap_or_default();
     let job = Job {
-        position,
-        limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
-        search_moves: root_moves(&r.search_moves, "search_moves")?,
-        exclude_moves: root_moves(&r.exclude_moves, "exclude_moves")?,
+        game,
+        params: Params {
+            limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
+            search_moves: root_moves(&r.search_moves, "search_moves")?,
+            exclude_moves: root_moves(&r.exclude_moves, "exclude_moves")?,
+            ..Params::default()
+        },
         budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout),
     };
     let started = Instant::now();
-    let mut pos = job.position.clone();
+    let mut pos = job.game.position().clone();
     let out = run(engine, job).await?;
+    let reason = out.stop_reason;
+    let score_value = out.score().unwrap_or(0);
+    let best_line = out.report.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
     // The line in point-name text, each move written in the position it is played in.
     let mut pv = Vec::new();
-    for &m in &out.pv {
+    for &m in &best_line {
         if !pos.is_legal(m) {
             break;
         }
         pv.push(pos.move_text(m));
         pos.play_unchecked(m);
     }
+    let out = &out.report;
     let secs = out.elapsed.as_secs_f64();
     Ok(proto::AnalyzeResponse {
         lines: if pv.is_empty() {
             Vec::new()
         } else {
-            vec![proto::PrincipalVariation { multipv: 1, score: Some(score(out.score)), pv: pv.clone() }]
+            vec![proto::PrincipalVariation { multipv: 1, score: Some(score(score_value)), pv: pv.clone() }]
         },
         best_move: pv.first().cloned().unwrap_or_default(),
         ponder_move: pv.get(1).cloned().unwrap_or_default(),
@@ -145,7 +143,7 @@ pub async fn analyze(
         nps: if secs > 0.0 { (out.nodes as f64 / secs) as u64 } else { 0 },
         time_ms: started.elapsed().as_millis() as u32,
         hash_hit_rate: engine.tt.hit_rate(),
-        stop_reason: stop_reason(out.stop_reason) as i32,
+        stop_reason: stop_reason(reason) as i32,
     })
 }
 
@@ -156,16 +154,11 @@ pub async fn hint(
     client_timeout: Option<Duration>,
 ) -> Result<proto::HintResponse, Status> {
     let p = r.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let position = current(p, content)?;
+    let game = current(p, content)?;
+    let position = game.position().clone();
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
-    let job = Job {
-        position: position.clone(),
-        limits: Limits::default(),
-        search_moves: Vec::new(),
-        exclude_moves: Vec::new(),
-        budget: engine.budget(ms, false, client_timeout),
-    };
+    let job = Job { game, params: Params::default(), budget: engine.budget(ms, false, client_timeout) };
     let out = run(engine, job).await?;
     let best = out.best.ok_or_else(|| Status::failed_precondition("the game is over: one kingdom is left"))?;
-    Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: Some(score(out.score)) })
+    Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
 }
