@@ -1,17 +1,14 @@
 //! AnalysisService: Analyze, AnalyzeStream, Hint, EvaluateDrawOffer over the shared
 //! engine.
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
-use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use super::convert::{AnyGame, ContentLimits};
-use super::engine::{CancelOnDrop, Engine, deadline};
+use super::engine::{Engine, GuardedStream, deadline};
 use super::errors::bad_request;
 use super::proto::{self, analysis_service_server::AnalysisService};
 use super::three_kingdoms_analysis;
@@ -175,6 +172,11 @@ pub struct Analysis {
     pub limits: ContentLimits,
 }
 
+/// Is this a Three Kingdoms position (served by `three_kingdoms_analysis`)?
+fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
+    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
+}
+
 fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
     super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)
 }
@@ -182,20 +184,30 @@ fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
 impl Analysis {
     /// Admits the job, runs it on a search thread and waits for the outcome.
     async fn search(&self, job: Job) -> Result<Outcome, Status> {
-        let permit = self.engine.admit().await?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let _cancel = CancelOnDrop(stop.clone());
-        let (tx, rx) = oneshot::channel();
-        let engine = self.engine.clone();
-        self.engine.spawn(permit, move || {
-            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &stop, &mut |_| {});
-            let _ = tx.send(outcome);
-        })?;
-        rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+        self.engine
+            .run(move |engine, stop| run_search(engine, &job.game, &job.params, job.budget, stop, &mut |_| {}))
+            .await
     }
 }
 
-type ProgressStream = Pin<Box<dyn Stream<Item = Result<proto::AnalyzeStreamResponse, Status>> + Send>>;
+/// The last message of a stream: the final answer, marked final.
+pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse {
+    proto::AnalyzeStreamResponse {
+        lines: a.lines,
+        best_move: a.best_move,
+        ponder_move: a.ponder_move,
+        depth: a.depth,
+        seldepth: a.seldepth,
+        nodes: a.nodes,
+        nps: a.nps,
+        time_ms: a.time_ms,
+        hash_hit_rate: a.hash_hit_rate,
+        stop_reason: a.stop_reason,
+        is_final: true,
+    }
+}
+
+type ProgressStream = GuardedStream<proto::AnalyzeStreamResponse>;
 
 #[tonic::async_trait]
 impl AnalysisService for Analysis {
@@ -205,7 +217,7 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::AnalyzeResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
-        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        if is_three_kingdoms(r.position.as_ref()) {
             return three_kingdoms_analysis::analyze(&self.engine, r, self.limits, timeout).await.map(Response::new);
         }
         let job = job(
@@ -240,46 +252,21 @@ impl AnalysisService for Analysis {
             self.limits,
             timeout,
         )?;
-        let permit = self.engine.admit().await?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel::<Result<proto::AnalyzeStreamResponse, Status>>(16);
-        let engine = self.engine.clone();
-        let flag = stop.clone();
-        self.engine.spawn(permit, move || {
-            let mut on_depth = |report: &Report| {
-                // A closed stream (the client went away) stops the search.
-                if tx.blocking_send(Ok(progress(report, engine.tt.hit_rate()))).is_err() {
-                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            };
-            let outcome = run_search(&engine, &job.game, &job.params, job.budget, &flag, &mut on_depth);
-            let a = analyze_response(&outcome, engine.tt.hit_rate());
-            let last = proto::AnalyzeStreamResponse {
-                lines: a.lines,
-                best_move: a.best_move,
-                ponder_move: a.ponder_move,
-                depth: a.depth,
-                seldepth: a.seldepth,
-                nodes: a.nodes,
-                nps: a.nps,
-                time_ms: a.time_ms,
-                hash_hit_rate: a.hash_hit_rate,
-                stop_reason: a.stop_reason,
-                is_final: true,
-            };
-            let _ = tx.blocking_send(Ok(last));
-        })?;
-        let cancel = CancelOnDrop(stop);
-        let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
-        // The guard lives as long as the stream: dropping the stream stops the search.
-        let stream = StreamWithGuard { inner: stream, _guard: cancel };
-        Ok(Response::new(Box::pin(stream)))
+        let stream = self
+            .engine
+            .stream(move |engine, stop, send| {
+                let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
+                let outcome = run_search(engine, &job.game, &job.params, job.budget, stop, &mut on_depth);
+                send(final_message(analyze_response(&outcome, engine.tt.hit_rate())));
+            })
+            .await?;
+        Ok(Response::new(stream))
     }
 
     async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
-        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        if is_three_kingdoms(r.position.as_ref()) {
             return three_kingdoms_analysis::hint(&self.engine, r, self.limits, timeout).await.map(Response::new);
         }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
@@ -332,15 +319,3 @@ impl AnalysisService for Analysis {
 
 /// Within this many centipawns of zero a position counts as level.
 const LEVEL_MARGIN: i32 = 50;
-
-struct StreamWithGuard<S> {
-    inner: S,
-    _guard: CancelOnDrop,
-}
-
-impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
-    type Item = S::Item;
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
-        Pin::new(&mut self.inner).poll_next(cx)
-    }
-}

@@ -10,14 +10,12 @@
 //! - AnalyzeStream and EvaluateDrawOffer answer UNIMPLEMENTED for Three Kingdoms.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tokio::sync::oneshot;
 use tonic::Status;
 
 use super::convert::ContentLimits;
-use super::engine::{CancelOnDrop, Engine, deadline};
+use super::engine::{Engine, deadline};
 use super::errors::bad_request;
 use super::proto;
 use super::three_kingdoms::{describe_move, parse_moves, start_position};
@@ -75,19 +73,15 @@ fn stop_reason(r: StopReason) -> proto::StopReason {
 }
 
 async fn run(engine: &Arc<Engine>, job: Job) -> Result<Outcome, Status> {
-    let permit = engine.admit().await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _cancel = CancelOnDrop(stop.clone());
-    let (tx, rx) = oneshot::channel();
-    let shared = engine.clone();
-    engine.spawn(permit, move || {
-        metrics::counter!("chuhe_searches_started_total").increment(1);
-        let outcome = search::search(&job.game, &job.params, &shared.tt, &stop, deadline(job.budget), &mut |_| {});
-        metrics::counter!("chuhe_searches_finished_total").increment(1);
-        metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
-        let _ = tx.send(outcome);
-    })?;
-    rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+    engine
+        .run(move |engine, stop| {
+            metrics::counter!("chuhe_searches_started_total").increment(1);
+            let outcome = search::search(&job.game, &job.params, &engine.tt, stop, deadline(job.budget), &mut |_| {});
+            metrics::counter!("chuhe_searches_finished_total").increment(1);
+            metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
+            outcome
+        })
+        .await
 }
 
 pub async fn analyze(
