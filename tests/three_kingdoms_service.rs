@@ -352,13 +352,175 @@ async fn analyze_answers_a_legal_move_in_time() {
         .unwrap()
         .into_inner();
     assert_eq!(hint.r#move.unwrap().player, proto::Player::Shu as i32);
+}
 
-    // AnalyzeStream is not served for Three Kingdoms.
+fn to_depth(depth: u32) -> Option<proto::SearchLimits> {
+    Some(proto::SearchLimits { depth, ..Default::default() })
+}
+
+/// Analyze to `depth` with `multipv` lines.
+async fn analyze_to(
+    analysis: &mut AnalysisServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+    depth: u32,
+    multipv: u32,
+) -> proto::AnalyzeResponse {
+    let request = proto::AnalyzeRequest {
+        position: Some(position(fen, moves)),
+        limits: to_depth(depth),
+        multipv,
+        ..Default::default()
+    };
+    analysis.analyze(request).await.unwrap().into_inner()
+}
+
+/// Is `text` a legal move after `moves` from the start?
+async fn is_legal(rules: &mut RulesServiceClient<Channel>, moves: &[String], text: &str) -> bool {
+    let checked = rules
+        .validate_move(proto::ValidateMoveRequest {
+            position: Some(position("startpos", moves)),
+            r#move: text.to_string(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    checked.legal
+}
+
+#[tokio::test]
+async fn multipv_lines_are_the_best_moves_of_the_side_to_move() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let moves = vec!["Rh3-Rg3".to_string()];
+    let resp = analyze_to(&mut analysis, "startpos", &moves, 3, 3).await;
+    assert_eq!(resp.lines.len(), 3);
+    assert_eq!(resp.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(resp.best_move, resp.lines[0].pv[0]);
+    let cp = |l: &proto::PrincipalVariation| match l.score.as_ref().unwrap().value {
+        Some(proto::score::Value::Cp(c)) => c,
+        ref other => panic!("{other:?}"),
+    };
+    assert!(resp.lines.windows(2).all(|w| cp(&w[0]) >= cp(&w[1])));
+    for (i, line) in resp.lines.iter().enumerate() {
+        assert!(!resp.lines[..i].iter().any(|l| l.pv[0] == line.pv[0]), "{} twice", line.pv[0]);
+        assert!(is_legal(&mut rules, &moves, &line.pv[0]).await, "{}", line.pv[0]);
+    }
+}
+
+#[tokio::test]
+async fn analyze_stream_sends_each_depth_then_a_final_message() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let mut stream = analysis
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position("startpos", &[])),
+            limits: to_depth(4),
+            multipv: 2,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut depths = Vec::new();
+    let mut last = None;
+    while let Some(msg) = stream.message().await.unwrap() {
+        assert_eq!(msg.lines.len(), 2);
+        if msg.is_final {
+            assert!(last.is_none(), "one final message");
+            last = Some(msg);
+        } else {
+            assert_eq!(msg.stop_reason, proto::StopReason::Unspecified as i32);
+            depths.push(msg.depth);
+        }
+    }
+    assert_eq!(depths, vec![1, 2, 3, 4]);
+    let last = last.expect("a final message");
+    assert_eq!((last.depth, last.stop_reason), (4, proto::StopReason::Depth as i32));
+    assert!(is_legal(&mut rules, &[], &last.best_move).await, "{}", last.best_move);
+
+    // Bad input is refused before the stream starts.
     let e = analysis
-        .analyze_stream(proto::AnalyzeStreamRequest { position: Some(position("", &[])), ..Default::default() })
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position("startpos", &[])),
+            exclude_moves: vec!["h2e2".to_string()],
+            ..Default::default()
+        })
         .await
         .unwrap_err();
-    assert_eq!(e.code(), Code::Unimplemented);
+    assert_eq!(bad_field(&e), "exclude_moves[0]");
+}
+
+#[tokio::test]
+async fn a_cancelled_stream_frees_its_search_thread() {
+    let engine = chuhe::service::engine::EngineConfig {
+        workers: 1,
+        max_queue_wait: std::time::Duration::from_millis(300),
+        ..common::server::small_engine()
+    };
+    let server = common::server::start(chuhe::service::server::ServerConfig { engine, ..Default::default() }).await;
+    let mut analysis = server.analysis().await;
+    let long = proto::AnalyzeStreamRequest {
+        position: Some(position("startpos", &[])),
+        limits: Some(proto::SearchLimits { movetime_ms: 8_000, ..Default::default() }),
+        ..Default::default()
+    };
+    let mut stream = analysis.analyze_stream(long).await.unwrap().into_inner();
+    let first = stream.message().await.unwrap().unwrap();
+    assert!(!first.is_final);
+    drop(stream);
+    // With the only search thread released, the next request is admitted and answered.
+    let started = std::time::Instant::now();
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos", &[])),
+            limits: Some(proto::SearchLimits { depth: 3, ..Default::default() }),
+            ..Default::default()
+        })
+        .await;
+    assert!(resp.is_ok(), "{resp:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+}
+
+fn offer(fen: &str, by: proto::Player) -> proto::EvaluateDrawOfferRequest {
+    proto::EvaluateDrawOfferRequest {
+        position: Some(position(fen, &[])),
+        offered_by: by as i32,
+        movetime_ms: 200,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn draw_offers_are_answered_by_the_kingdom_to_move() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel);
+    // Three bare generals: level and quiet, Shu accepts.
+    let bare = "3K5/9/9/9/9 3K5/9/9/9/9 3K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(bare, proto::Player::Wu)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::LevelAndQuiet as i32);
+    assert_eq!(resp.score.unwrap().value, Some(proto::score::Value::Cp(0)));
+    // Shu, a bare general against two chariots, is lost: it accepts.
+    let lost = "3K5/9/9/9/9 R2K5/9/9/9/9 R2K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(lost, proto::Player::Wei)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsWorse as i32);
+    assert!(matches!(resp.score.unwrap().value, Some(proto::score::Value::Mate(n)) if n < 0));
+    // Shu with two chariots against two bare generals stands better: it declines.
+    let ahead = "R2K4R/9/9/9/9 3K5/9/9/9/9 3K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(ahead, proto::Player::Wu)).await.unwrap().into_inner();
+    assert!(!resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsBetter as i32);
+
+    // The offer comes from another kingdom in play.
+    for by in [proto::Player::Shu, proto::Player::Red] {
+        let e = analysis.evaluate_draw_offer(offer(bare, by)).await.unwrap_err();
+        assert_eq!(bad_field(&e), "offered_by");
+    }
 }
 
 #[tokio::test]

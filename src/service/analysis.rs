@@ -84,22 +84,24 @@ fn stop_reason(r: StopReason) -> proto::StopReason {
     }
 }
 
-fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
-    report
-        .lines
-        .iter()
+/// Lines numbered from 1, best first, from each line's score and move texts.
+pub fn principal_variations(
+    lines: impl Iterator<Item = (proto::Score, Vec<String>)>,
+) -> Vec<proto::PrincipalVariation> {
+    lines
         .enumerate()
-        .map(|(i, l)| proto::PrincipalVariation {
-            multipv: i as u32 + 1,
-            score: Some(score(l.score)),
-            pv: l.pv.iter().map(|m| m.to_string()).collect(),
-        })
+        .map(|(i, (score, pv))| proto::PrincipalVariation { multipv: i as u32 + 1, score: Some(score), pv })
         .collect()
 }
 
-fn nps(report: &Report) -> u64 {
-    let secs = report.elapsed.as_secs_f64();
-    if secs > 0.0 { (report.nodes as f64 / secs) as u64 } else { 0 }
+fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
+    principal_variations(report.lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
+}
+
+/// Nodes per second.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
 /// The final answer of a search.
@@ -112,28 +114,40 @@ pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeRespo
         depth: r.depth,
         seldepth: r.seldepth,
         nodes: r.nodes,
-        nps: nps(r),
+        nps: nps(r.nodes, r.elapsed),
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason) as i32,
     }
 }
 
-fn progress(report: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
-    let pv = report.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+/// A stream message (not final) for a search so far: its lines, best first, and its
+/// depth, greatest depth, nodes and time.
+pub fn progress_message(
+    lines: Vec<proto::PrincipalVariation>,
+    (depth, seldepth): (u32, u32),
+    nodes: u64,
+    elapsed: Duration,
+    hit_rate: f64,
+) -> proto::AnalyzeStreamResponse {
+    let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
     proto::AnalyzeStreamResponse {
-        lines: lines(report),
-        best_move: pv.first().map(|m| m.to_string()).unwrap_or_default(),
-        ponder_move: pv.get(1).map(|m| m.to_string()).unwrap_or_default(),
-        depth: report.depth,
-        seldepth: report.seldepth,
-        nodes: report.nodes,
-        nps: nps(report),
-        time_ms: report.elapsed.as_millis() as u32,
+        lines,
+        best_move: pv.first().cloned().unwrap_or_default(),
+        ponder_move: pv.get(1).cloned().unwrap_or_default(),
+        depth,
+        seldepth,
+        nodes,
+        nps: nps(nodes, elapsed),
+        time_ms: elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
     }
+}
+
+fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+    progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
 }
 
 /// Runs a search synchronously on the calling thread (CLI, UCI, tests), on the search
@@ -242,6 +256,10 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<ProgressStream>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if is_three_kingdoms(r.position.as_ref()) {
+            let stream = three_kingdoms_analysis::analyze_stream(&self.engine, r, self.limits, timeout).await?;
+            return Ok(Response::new(stream));
+        }
         let job = job(
             &self.engine,
             r.position.as_ref(),
@@ -287,6 +305,10 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::EvaluateDrawOfferResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if is_three_kingdoms(r.position.as_ref()) {
+            let answer = three_kingdoms_analysis::evaluate_draw_offer(&self.engine, r, self.limits, timeout).await?;
+            return Ok(Response::new(answer));
+        }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], self.limits, timeout)?;

@@ -40,7 +40,8 @@ pub fn player(k: Kingdom) -> proto::Player {
     }
 }
 
-fn kingdom(p: i32) -> Option<Kingdom> {
+/// The kingdom a proto player names, if any.
+pub fn kingdom(p: i32) -> Option<Kingdom> {
     match proto::Player::try_from(p) {
         Ok(proto::Player::Shu) => Some(Kingdom::Shu),
         Ok(proto::Player::Wu) => Some(Kingdom::Wu),
@@ -218,7 +219,8 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
     }
 }
 
-fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
+/// Three Kingdoms has one rule set (or none named).
+pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
     match proto::RuleSet::try_from(rule_set) {
         Ok(proto::RuleSet::Unspecified | proto::RuleSet::ThreeKingdomsV1) => Ok(()),
         _ => Err(bad_request(field, "Three Kingdoms is played under RULE_SET_THREE_KINGDOMS_V1")),
