@@ -95,7 +95,7 @@ async fn a_random_game_through_the_service() {
             .unwrap()
             .into_inner();
         let status = listed.status.unwrap();
-        if status.status == proto::GameStatus::Ended as i32 {
+        if status.status == proto::GameStatus::Ended as i32 || status.status == proto::GameStatus::Drawn as i32 {
             assert!(listed.moves.is_empty());
             break;
         }
@@ -222,15 +222,33 @@ async fn ask(rules: &mut RulesServiceClient<Channel>, text: &str) -> proto::Vali
 }
 
 async fn ask_in(rules: &mut RulesServiceClient<Channel>, fen: &str, text: &str) -> proto::ValidateMoveResponse {
+    ask_after(rules, fen, &[], text).await
+}
+
+/// ValidateMove of `text` after `moves` from `fen`.
+async fn ask_after(
+    rules: &mut RulesServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+    text: &str,
+) -> proto::ValidateMoveResponse {
     rules
         .validate_move(proto::ValidateMoveRequest {
-            position: Some(position(fen, &[])),
+            position: Some(position(fen, moves)),
             r#move: text.to_string(),
             ..Default::default()
         })
         .await
         .unwrap()
         .into_inner()
+}
+
+async fn validate_game(
+    rules: &mut RulesServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+) -> proto::ValidateGameResponse {
+    rules.validate_game(proto::ValidateGameRequest { position: Some(position(fen, moves)) }).await.unwrap().into_inner()
 }
 
 #[tokio::test]
@@ -377,16 +395,7 @@ async fn analyze_to(
 
 /// Is `text` a legal move after `moves` from the start?
 async fn is_legal(rules: &mut RulesServiceClient<Channel>, moves: &[String], text: &str) -> bool {
-    let checked = rules
-        .validate_move(proto::ValidateMoveRequest {
-            position: Some(position("startpos", moves)),
-            r#move: text.to_string(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    checked.legal
+    ask_after(rules, "startpos", moves, text).await.legal
 }
 
 #[tokio::test]
@@ -566,6 +575,68 @@ async fn the_third_repetition_draws() {
     assert_eq!(judged.moves_after_end, 1);
     assert!(judged.winners.is_empty());
     assert!(judged.rule.contains("repetition"), "{}", judged.rule);
+    assert_eq!(judged.final_status.unwrap().status, proto::GameStatus::Drawn as i32);
+}
+
+async fn list(rules: &mut RulesServiceClient<Channel>, fen: &str, moves: &[String]) -> proto::ListLegalMovesResponse {
+    rules
+        .list_legal_moves(proto::ListLegalMovesRequest { position: Some(position(fen, moves)), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+#[tokio::test]
+async fn the_status_shows_a_drawn_game() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let ongoing = proto::GameStatus::Ongoing as i32;
+    let drawn = proto::GameStatus::Drawn as i32;
+    // The third occurrence of the start position after two cycles of twelve plies.
+    let cycle = ["Ra1-Ra2", "Ga1-Ga2", "Ba1-Ba2", "Ra2-Ra1", "Ga2-Ga1", "Ba2-Ba1"];
+    let moves: Vec<String> = cycle.iter().cycle().take(13).map(|m| m.to_string()).collect();
+    let before = list(&mut rules, "startpos", &moves[..11]).await;
+    assert_eq!(before.status.unwrap().status, ongoing);
+    assert!(!before.moves.is_empty());
+    let after = list(&mut rules, "startpos", &moves[..12]).await;
+    assert_eq!(after.status.unwrap().status, drawn);
+    assert!(after.moves.is_empty(), "no move follows a draw");
+    let r = ask_after(&mut rules, "startpos", &moves[..11], &moves[11]).await;
+    assert!(r.legal, "{}", r.detail);
+    assert_eq!(r.status.unwrap().status, drawn);
+    let r = ask_after(&mut rules, "startpos", &moves[..12], &moves[12]).await;
+    assert!(!r.legal);
+    assert_eq!(r.reason, proto::IllegalMoveReason::GameOver as i32);
+    assert!(r.detail.contains("third time"), "{}", r.detail);
+    let game = validate_game(&mut rules, "startpos", &moves).await;
+    assert!(!game.legal);
+    assert_eq!((game.first_illegal_index, game.plies), (12, 12));
+    assert_eq!(game.reason, proto::IllegalMoveReason::GameOver as i32);
+    assert_eq!(game.final_status.unwrap().status, drawn);
+    let e = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", &moves)),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "position.moves[12]");
+
+    // The 180th ply without a capture or a defeat, in the record or in the text.
+    let near = chuhe::rules::three_kingdoms::text::START_WITHOUT_FLAG_BEARERS.replace(" 0 1", " 178 9");
+    assert_eq!(list(&mut rules, &near, &moves[..1]).await.status.unwrap().status, ongoing);
+    let over = list(&mut rules, &near, &moves[..2]).await;
+    assert_eq!(over.status.unwrap().status, drawn);
+    assert!(over.moves.is_empty());
+    let at_limit = near.replace(" 178 9", " 180 9");
+    assert_eq!(list(&mut rules, &at_limit, &[]).await.status.unwrap().status, drawn);
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest { position: Some(position(&near, &moves[..2])), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(judged.termination, proto::Termination::MoveLimit as i32);
+    assert_eq!(judged.final_status.unwrap().status, drawn);
 }
 
 #[tokio::test]
