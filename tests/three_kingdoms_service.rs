@@ -657,3 +657,53 @@ async fn a_move_onto_a_rival_generals_file_gives_check() {
     assert!(r.legal, "{}", r.detail);
     assert!(!r.r#move.unwrap().gives_check);
 }
+
+/// Only Rf3-Re3 (Shu's general onto the central file, facing Wu's e file) leaves Wu,
+/// hemmed in by Wei's horses, without a legal move.
+const WU_BOXED_IN: &str = "N2N5/9/5K3/9/9 5K3/9/7bN1/3bN5/9 9/5K3/9/9/9 R RGB - 0 1";
+/// Wu is out; only Bh3-Bh1 leaves Wei without a legal move, and Shu is left alone.
+const WEI_BOXED_IN: &str = "1bP1K5/9/9/9/9 9/9/9/9/9 3K5/8rR/7rR1/9/9 R RRB F 0 1";
+
+async fn adjudicate(rules: &mut RulesServiceClient<Channel>, fen: &str, moves: &[String]) -> proto::AdjudicateResponse {
+    let request = proto::AdjudicateRequest { position: Some(position(fen, moves)), ..Default::default() };
+    rules.adjudicate(request).await.unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn a_kingdom_left_without_a_legal_move_is_defeated() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel.clone());
+    let mut analysis = AnalysisServiceClient::new(channel);
+    let (shu, wu, wei) = (proto::Player::Shu as i32, proto::Player::Wu as i32, proto::Player::Wei as i32);
+
+    // The defeat on the board: Wu's general leaves, Shu (which moved last) takes its
+    // army, and Wei is to move.
+    let moves = vec!["Rf3-Re3".to_string()];
+    let r = ask_in(&mut rules, WU_BOXED_IN, &moves[0]).await;
+    assert!(r.legal, "{}", r.detail);
+    let status = r.status.unwrap();
+    assert_eq!(status.eliminated, vec![wu]);
+    assert_eq!((status.side_to_move, status.status), (wei, proto::GameStatus::Ongoing as i32));
+    assert!(r.fen_after.contains(" B RRB "), "{}", r.fen_after);
+    let game = validate_game(&mut rules, WU_BOXED_IN, &moves).await;
+    assert!(game.legal);
+    assert_eq!(game.final_status.unwrap().eliminated, vec![wu]);
+    let judged = adjudicate(&mut rules, WU_BOXED_IN, &moves).await;
+    assert_eq!(judged.result, proto::GameResult::Ongoing as i32);
+    assert_eq!(judged.final_status.unwrap().eliminated, vec![wu]);
+    // The search finds the move.
+    assert_eq!(analyze_to(&mut analysis, WU_BOXED_IN, &[], 4, 1).await.best_move, "Rf3-Re3");
+
+    // With two kingdoms left the same kind of move wins: Shu is the last general.
+    let moves = vec!["Bh3-Bh1".to_string()];
+    let judged = adjudicate(&mut rules, WEI_BOXED_IN, &moves).await;
+    assert_eq!((judged.result, judged.winner), (proto::GameResult::Win as i32, shu));
+    assert_eq!(judged.termination, proto::Termination::GeneralCaptured as i32);
+    let final_status = judged.final_status.unwrap();
+    assert_eq!(final_status.status, proto::GameStatus::Ended as i32);
+    assert_eq!(final_status.eliminated, vec![wu, wei]);
+    let resp = analyze_to(&mut analysis, WEI_BOXED_IN, &[], 5, 1).await;
+    assert_eq!(resp.best_move, "Bh3-Bh1");
+    assert_eq!(resp.lines[0].score.as_ref().unwrap().value, Some(proto::score::Value::Mate(1)));
+    assert_eq!(resp.stop_reason, proto::StopReason::MateFound as i32);
+}
