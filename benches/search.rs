@@ -1,10 +1,12 @@
-//! Search speed: nodes per second to a fixed depth over a set of positions, one thread.
-//! Run with `cargo bench --bench search`.
+//! Search speed: nodes per second to a fixed depth over a set of positions, one thread,
+//! for Xiangqi and for Three Kingdoms. Run with `cargo bench --bench search`.
 
 use std::sync::atomic::AtomicBool;
 
 use chuhe::notation::fen;
 use chuhe::rules::history::Game;
+use chuhe::rules::three_kingdoms;
+use chuhe::search::three_kingdoms as tk;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, search};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -30,15 +32,49 @@ fn run_all() -> u64 {
     nodes
 }
 
-fn bench(c: &mut Criterion) {
-    // The node count is fixed (one thread, fresh tables): report it as throughput.
-    let nodes = run_all();
-    let mut group = c.benchmark_group("search");
+/// Times `run` in the group `group`. The node count is fixed (one thread, fresh
+/// tables): it is reported as throughput.
+fn nodes_per_second(c: &mut Criterion, group: &str, depth: u32, positions: usize, run: fn() -> u64) {
+    let nodes = run();
+    let mut group = c.benchmark_group(group);
     group.sample_size(10);
     group.throughput(Throughput::Elements(nodes));
-    group.bench_function(format!("depth {DEPTH}, {} positions, {nodes} nodes", POSITIONS.len()), |b| b.iter(run_all));
+    group.bench_function(format!("depth {depth}, {positions} positions, {nodes} nodes"), |b| b.iter(run));
     group.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench(c: &mut Criterion) {
+    nodes_per_second(c, "search", DEPTH, POSITIONS.len(), run_all);
+}
+
+/// Three Kingdoms: the start and two positions of a game the engine played against
+/// itself (after 30 and 60 plies).
+const THREE_KINGDOMS: &[&str] = &[
+    three_kingdoms::text::START,
+    "R1BAKAB2/9/N2F1F2N/P1P1P1P1P/9 R3KA2R/4A4/NrR1FBFN1B/P3rC1P2/7C1 \
+     2BA1AR2/R4K3/N2FBF1CN/PCP1P1PrCP/9 R RGB F 5 11",
+    "2B1KA3/R3A4/N2FBF2N/P1P1P1P1P/5gN3 R3KA3/4A4/NrR1FB1R1B/P2rC2P2/2C4bP1 \
+     2B2A2R/2R1AK3/N2F1F1CN/C1P1P1PrCP/2B6 R RGB F 24 21",
+];
+
+const THREE_KINGDOMS_DEPTH: u32 = 5;
+
+fn run_three_kingdoms() -> u64 {
+    let mut nodes = 0;
+    for text in THREE_KINGDOMS {
+        let pos = three_kingdoms::Position::from_text(text).expect("valid position text");
+        let game = three_kingdoms::outcome::Game::new(pos);
+        let tt = TranspositionTable::new(16);
+        let limits = tk::Limits { depth: Some(THREE_KINGDOMS_DEPTH), nodes: None };
+        let params = tk::Params { limits, ..tk::Params::default() };
+        nodes += tk::search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
+    }
+    nodes
+}
+
+fn bench_three_kingdoms(c: &mut Criterion) {
+    nodes_per_second(c, "search three kingdoms", THREE_KINGDOMS_DEPTH, THREE_KINGDOMS.len(), run_three_kingdoms);
+}
+
+criterion_group!(benches, bench, bench_three_kingdoms);
 criterion_main!(benches);

@@ -506,11 +506,16 @@ mod model {
 
 use model::P;
 
-/// The engine's moves equal the model's, with no duplicates.
+/// The engine's moves equal the model's, with no duplicates, and its captures are the
+/// moves onto a piece.
 fn check_against_model(pos: &Position) {
     let board = model::Board::of(pos);
     let expected = board.legal();
     let moves = legal(pos);
+    let mut captures = MoveList::new();
+    pos.legal_captures(&mut captures);
+    let onto_a_piece: Vec<Move> = moves.iter().copied().filter(|m| pos.piece_at(m.to()).is_some()).collect();
+    assert_eq!(captures.as_slice(), onto_a_piece.as_slice(), "captures of {pos}");
     let got: BTreeSet<(P, P)> = moves.iter().map(|m| (P::of(m.from()), P::of(m.to()))).collect();
     assert_eq!(got.len(), moves.len(), "duplicate moves in {pos}");
     if got != expected {

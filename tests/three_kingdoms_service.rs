@@ -3,11 +3,10 @@
 use chuhe::service::proto::{
     self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
 };
-use tonic::Code;
 use tonic::transport::Channel;
-use tonic_types::StatusExt;
 
 mod common;
+use common::bad_field;
 
 /// A server with a small engine, and a channel to it; the server stops when the second
 /// value is dropped.
@@ -25,13 +24,6 @@ fn position(fen: &str, moves: &[String]) -> proto::Position {
     }
 }
 
-fn bad_field(status: &tonic::Status) -> String {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    let details = status.get_error_details();
-    let bad = details.bad_request().expect("BadRequest detail");
-    assert!(!bad.field_violations[0].description.is_empty());
-    bad.field_violations[0].field.clone()
-}
 
 #[tokio::test]
 async fn legal_moves_from_the_start() {
@@ -95,7 +87,7 @@ async fn a_random_game_through_the_service() {
             .unwrap()
             .into_inner();
         let status = listed.status.unwrap();
-        if status.status == proto::GameStatus::Ended as i32 {
+        if status.status == proto::GameStatus::Ended as i32 || status.status == proto::GameStatus::Drawn as i32 {
             assert!(listed.moves.is_empty());
             break;
         }
@@ -222,15 +214,33 @@ async fn ask(rules: &mut RulesServiceClient<Channel>, text: &str) -> proto::Vali
 }
 
 async fn ask_in(rules: &mut RulesServiceClient<Channel>, fen: &str, text: &str) -> proto::ValidateMoveResponse {
+    ask_after(rules, fen, &[], text).await
+}
+
+/// ValidateMove of `text` after `moves` from `fen`.
+async fn ask_after(
+    rules: &mut RulesServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+    text: &str,
+) -> proto::ValidateMoveResponse {
     rules
         .validate_move(proto::ValidateMoveRequest {
-            position: Some(position(fen, &[])),
+            position: Some(position(fen, moves)),
             r#move: text.to_string(),
             ..Default::default()
         })
         .await
         .unwrap()
         .into_inner()
+}
+
+async fn validate_game(
+    rules: &mut RulesServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+) -> proto::ValidateGameResponse {
+    rules.validate_game(proto::ValidateGameRequest { position: Some(position(fen, moves)) }).await.unwrap().into_inner()
 }
 
 #[tokio::test]
@@ -352,13 +362,166 @@ async fn analyze_answers_a_legal_move_in_time() {
         .unwrap()
         .into_inner();
     assert_eq!(hint.r#move.unwrap().player, proto::Player::Shu as i32);
+}
 
-    // AnalyzeStream is not served for Three Kingdoms.
+fn to_depth(depth: u32) -> Option<proto::SearchLimits> {
+    Some(proto::SearchLimits { depth, ..Default::default() })
+}
+
+/// Analyze to `depth` with `multipv` lines.
+async fn analyze_to(
+    analysis: &mut AnalysisServiceClient<Channel>,
+    fen: &str,
+    moves: &[String],
+    depth: u32,
+    multipv: u32,
+) -> proto::AnalyzeResponse {
+    let request = proto::AnalyzeRequest {
+        position: Some(position(fen, moves)),
+        limits: to_depth(depth),
+        multipv,
+        ..Default::default()
+    };
+    analysis.analyze(request).await.unwrap().into_inner()
+}
+
+/// Is `text` a legal move after `moves` from the start?
+async fn is_legal(rules: &mut RulesServiceClient<Channel>, moves: &[String], text: &str) -> bool {
+    ask_after(rules, "startpos", moves, text).await.legal
+}
+
+#[tokio::test]
+async fn multipv_lines_are_the_best_moves_of_the_side_to_move() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let moves = vec!["Rh3-Rg3".to_string()];
+    let resp = analyze_to(&mut analysis, "startpos", &moves, 3, 3).await;
+    assert_eq!(resp.lines.len(), 3);
+    assert_eq!(resp.lines.iter().map(|l| l.multipv).collect::<Vec<_>>(), vec![1, 2, 3]);
+    assert_eq!(resp.best_move, resp.lines[0].pv[0]);
+    let cp = |l: &proto::PrincipalVariation| match l.score.as_ref().unwrap().value {
+        Some(proto::score::Value::Cp(c)) => c,
+        ref other => panic!("{other:?}"),
+    };
+    assert!(resp.lines.windows(2).all(|w| cp(&w[0]) >= cp(&w[1])));
+    for (i, line) in resp.lines.iter().enumerate() {
+        assert!(!resp.lines[..i].iter().any(|l| l.pv[0] == line.pv[0]), "{} twice", line.pv[0]);
+        assert!(is_legal(&mut rules, &moves, &line.pv[0]).await, "{}", line.pv[0]);
+    }
+}
+
+#[tokio::test]
+async fn analyze_stream_sends_each_depth_then_a_final_message() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel.clone());
+    let mut rules = RulesServiceClient::new(channel);
+    let mut stream = analysis
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position("startpos", &[])),
+            limits: to_depth(4),
+            multipv: 2,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut depths = Vec::new();
+    let mut last = None;
+    while let Some(msg) = stream.message().await.unwrap() {
+        assert_eq!(msg.lines.len(), 2);
+        if msg.is_final {
+            assert!(last.is_none(), "one final message");
+            last = Some(msg);
+        } else {
+            assert_eq!(msg.stop_reason, proto::StopReason::Unspecified as i32);
+            depths.push(msg.depth);
+        }
+    }
+    assert_eq!(depths, vec![1, 2, 3, 4]);
+    let last = last.expect("a final message");
+    assert_eq!((last.depth, last.stop_reason), (4, proto::StopReason::Depth as i32));
+    assert!(is_legal(&mut rules, &[], &last.best_move).await, "{}", last.best_move);
+
+    // Bad input is refused before the stream starts.
     let e = analysis
-        .analyze_stream(proto::AnalyzeStreamRequest { position: Some(position("", &[])), ..Default::default() })
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position("startpos", &[])),
+            exclude_moves: vec!["h2e2".to_string()],
+            ..Default::default()
+        })
         .await
         .unwrap_err();
-    assert_eq!(e.code(), Code::Unimplemented);
+    assert_eq!(bad_field(&e), "exclude_moves[0]");
+}
+
+#[tokio::test]
+async fn a_cancelled_stream_frees_its_search_thread() {
+    let engine = chuhe::service::engine::EngineConfig {
+        workers: 1,
+        max_queue_wait: std::time::Duration::from_millis(300),
+        ..common::server::small_engine()
+    };
+    let server = common::server::start(chuhe::service::server::ServerConfig { engine, ..Default::default() }).await;
+    let mut analysis = server.analysis().await;
+    let long = proto::AnalyzeStreamRequest {
+        position: Some(position("startpos", &[])),
+        limits: Some(proto::SearchLimits { movetime_ms: 8_000, ..Default::default() }),
+        ..Default::default()
+    };
+    let mut stream = analysis.analyze_stream(long).await.unwrap().into_inner();
+    let first = stream.message().await.unwrap().unwrap();
+    assert!(!first.is_final);
+    drop(stream);
+    // With the only search thread released, the next request is admitted and answered.
+    let started = std::time::Instant::now();
+    let resp = analysis
+        .analyze(proto::AnalyzeRequest {
+            position: Some(position("startpos", &[])),
+            limits: Some(proto::SearchLimits { depth: 3, ..Default::default() }),
+            ..Default::default()
+        })
+        .await;
+    assert!(resp.is_ok(), "{resp:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+}
+
+fn offer(fen: &str, by: proto::Player) -> proto::EvaluateDrawOfferRequest {
+    proto::EvaluateDrawOfferRequest {
+        position: Some(position(fen, &[])),
+        offered_by: by as i32,
+        movetime_ms: 200,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn draw_offers_are_answered_by_the_kingdom_to_move() {
+    let (channel, _stop) = start().await;
+    let mut analysis = AnalysisServiceClient::new(channel);
+    // Three bare generals: level and quiet, Shu accepts.
+    let bare = "3K5/9/9/9/9 3K5/9/9/9/9 3K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(bare, proto::Player::Wu)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::LevelAndQuiet as i32);
+    assert_eq!(resp.score.unwrap().value, Some(proto::score::Value::Cp(0)));
+    // Shu, a bare general against two chariots, is lost: it accepts.
+    let lost = "3K5/9/9/9/9 R2K5/9/9/9/9 R2K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(lost, proto::Player::Wei)).await.unwrap().into_inner();
+    assert!(resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsWorse as i32);
+    assert!(matches!(resp.score.unwrap().value, Some(proto::score::Value::Mate(n)) if n < 0));
+    // Shu with two chariots against two bare generals stands better: it declines.
+    let ahead = "R2K4R/9/9/9/9 3K5/9/9/9/9 3K5/9/9/9/9 R RGB - 0 1";
+    let resp = analysis.evaluate_draw_offer(offer(ahead, proto::Player::Wu)).await.unwrap().into_inner();
+    assert!(!resp.accept);
+    assert_eq!(resp.reason, proto::DrawOfferReason::StandsBetter as i32);
+
+    // The offer comes from another kingdom in play.
+    for by in [proto::Player::Shu, proto::Player::Red] {
+        let e = analysis.evaluate_draw_offer(offer(bare, by)).await.unwrap_err();
+        assert_eq!(bad_field(&e), "offered_by");
+    }
 }
 
 #[tokio::test]
@@ -404,6 +567,68 @@ async fn the_third_repetition_draws() {
     assert_eq!(judged.moves_after_end, 1);
     assert!(judged.winners.is_empty());
     assert!(judged.rule.contains("repetition"), "{}", judged.rule);
+    assert_eq!(judged.final_status.unwrap().status, proto::GameStatus::Drawn as i32);
+}
+
+async fn list(rules: &mut RulesServiceClient<Channel>, fen: &str, moves: &[String]) -> proto::ListLegalMovesResponse {
+    rules
+        .list_legal_moves(proto::ListLegalMovesRequest { position: Some(position(fen, moves)), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+#[tokio::test]
+async fn the_status_shows_a_drawn_game() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel);
+    let ongoing = proto::GameStatus::Ongoing as i32;
+    let drawn = proto::GameStatus::Drawn as i32;
+    // The third occurrence of the start position after two cycles of twelve plies.
+    let cycle = ["Ra1-Ra2", "Ga1-Ga2", "Ba1-Ba2", "Ra2-Ra1", "Ga2-Ga1", "Ba2-Ba1"];
+    let moves: Vec<String> = cycle.iter().cycle().take(13).map(|m| m.to_string()).collect();
+    let before = list(&mut rules, "startpos", &moves[..11]).await;
+    assert_eq!(before.status.unwrap().status, ongoing);
+    assert!(!before.moves.is_empty());
+    let after = list(&mut rules, "startpos", &moves[..12]).await;
+    assert_eq!(after.status.unwrap().status, drawn);
+    assert!(after.moves.is_empty(), "no move follows a draw");
+    let r = ask_after(&mut rules, "startpos", &moves[..11], &moves[11]).await;
+    assert!(r.legal, "{}", r.detail);
+    assert_eq!(r.status.unwrap().status, drawn);
+    let r = ask_after(&mut rules, "startpos", &moves[..12], &moves[12]).await;
+    assert!(!r.legal);
+    assert_eq!(r.reason, proto::IllegalMoveReason::GameOver as i32);
+    assert!(r.detail.contains("third time"), "{}", r.detail);
+    let game = validate_game(&mut rules, "startpos", &moves).await;
+    assert!(!game.legal);
+    assert_eq!((game.first_illegal_index, game.plies), (12, 12));
+    assert_eq!(game.reason, proto::IllegalMoveReason::GameOver as i32);
+    assert_eq!(game.final_status.unwrap().status, drawn);
+    let e = rules
+        .list_legal_moves(proto::ListLegalMovesRequest {
+            position: Some(position("startpos", &moves)),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(bad_field(&e), "position.moves[12]");
+
+    // The 180th ply without a capture or a defeat, in the record or in the text.
+    let near = chuhe::rules::three_kingdoms::text::START_WITHOUT_FLAG_BEARERS.replace(" 0 1", " 178 9");
+    assert_eq!(list(&mut rules, &near, &moves[..1]).await.status.unwrap().status, ongoing);
+    let over = list(&mut rules, &near, &moves[..2]).await;
+    assert_eq!(over.status.unwrap().status, drawn);
+    assert!(over.moves.is_empty());
+    let at_limit = near.replace(" 178 9", " 180 9");
+    assert_eq!(list(&mut rules, &at_limit, &[]).await.status.unwrap().status, drawn);
+    let judged = rules
+        .adjudicate(proto::AdjudicateRequest { position: Some(position(&near, &moves[..2])), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(judged.termination, proto::Termination::MoveLimit as i32);
+    assert_eq!(judged.final_status.unwrap().status, drawn);
 }
 
 #[tokio::test]
@@ -423,4 +648,54 @@ async fn a_move_onto_a_rival_generals_file_gives_check() {
     let r = ask_in(&mut rules, fen, "Gd3-Gc3").await;
     assert!(r.legal, "{}", r.detail);
     assert!(!r.r#move.unwrap().gives_check);
+}
+
+/// Only Rf3-Re3 (Shu's general onto the central file, facing Wu's e file) leaves Wu,
+/// hemmed in by Wei's horses, without a legal move.
+const WU_BOXED_IN: &str = "N2N5/9/5K3/9/9 5K3/9/7bN1/3bN5/9 9/5K3/9/9/9 R RGB - 0 1";
+/// Wu is out; only Bh3-Bh1 leaves Wei without a legal move, and Shu is left alone.
+const WEI_BOXED_IN: &str = "1bP1K5/9/9/9/9 9/9/9/9/9 3K5/8rR/7rR1/9/9 R RRB F 0 1";
+
+async fn adjudicate(rules: &mut RulesServiceClient<Channel>, fen: &str, moves: &[String]) -> proto::AdjudicateResponse {
+    let request = proto::AdjudicateRequest { position: Some(position(fen, moves)), ..Default::default() };
+    rules.adjudicate(request).await.unwrap().into_inner()
+}
+
+#[tokio::test]
+async fn a_kingdom_left_without_a_legal_move_is_defeated() {
+    let (channel, _stop) = start().await;
+    let mut rules = RulesServiceClient::new(channel.clone());
+    let mut analysis = AnalysisServiceClient::new(channel);
+    let (shu, wu, wei) = (proto::Player::Shu as i32, proto::Player::Wu as i32, proto::Player::Wei as i32);
+
+    // The defeat on the board: Wu's general leaves, Shu (which moved last) takes its
+    // army, and Wei is to move.
+    let moves = vec!["Rf3-Re3".to_string()];
+    let r = ask_in(&mut rules, WU_BOXED_IN, &moves[0]).await;
+    assert!(r.legal, "{}", r.detail);
+    let status = r.status.unwrap();
+    assert_eq!(status.eliminated, vec![wu]);
+    assert_eq!((status.side_to_move, status.status), (wei, proto::GameStatus::Ongoing as i32));
+    assert!(r.fen_after.contains(" B RRB "), "{}", r.fen_after);
+    let game = validate_game(&mut rules, WU_BOXED_IN, &moves).await;
+    assert!(game.legal);
+    assert_eq!(game.final_status.unwrap().eliminated, vec![wu]);
+    let judged = adjudicate(&mut rules, WU_BOXED_IN, &moves).await;
+    assert_eq!(judged.result, proto::GameResult::Ongoing as i32);
+    assert_eq!(judged.final_status.unwrap().eliminated, vec![wu]);
+    // The search finds the move.
+    assert_eq!(analyze_to(&mut analysis, WU_BOXED_IN, &[], 4, 1).await.best_move, "Rf3-Re3");
+
+    // With two kingdoms left the same kind of move wins: Shu is the last general.
+    let moves = vec!["Bh3-Bh1".to_string()];
+    let judged = adjudicate(&mut rules, WEI_BOXED_IN, &moves).await;
+    assert_eq!((judged.result, judged.winner), (proto::GameResult::Win as i32, shu));
+    assert_eq!(judged.termination, proto::Termination::GeneralCaptured as i32);
+    let final_status = judged.final_status.unwrap();
+    assert_eq!(final_status.status, proto::GameStatus::Ended as i32);
+    assert_eq!(final_status.eliminated, vec![wu, wei]);
+    let resp = analyze_to(&mut analysis, WEI_BOXED_IN, &[], 5, 1).await;
+    assert_eq!(resp.best_move, "Bh3-Bh1");
+    assert_eq!(resp.lines[0].score.as_ref().unwrap().value, Some(proto::score::Value::Mate(1)));
+    assert_eq!(resp.stop_reason, proto::StopReason::MateFound as i32);
 }

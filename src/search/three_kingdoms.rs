@@ -8,28 +8,50 @@
 //! **Evaluation** (root player's view): each kingdom in play counts the material of
 //! every piece it controls (its own army and any army it took over) plus small
 //! placement terms (a soldier out of its own half, a horse or chariot on a rival's
-//! half) plus [`GENERAL`] for its general; the score is own minus the average of the
-//! two rivals (`own - (rival1 + rival2) / 2`, a defeated rival counting 0), so that
-//! defeating a rival is worth half its strength plus the army taken over. The root
+//! half) plus [`GENERAL`] for its general. The score is own strength less the average
+//! of the two rivals' (a defeated rival counting 0), so that defeating a rival is
+//! worth half its strength plus the army taken over. The material of each original
+//! army is kept move by move; a takeover only changes who counts it. The root
 //! player left as the last kingdom scores [`WIN`] less the plies it took; the root
-//! player defeated scores `-WIN` plus the plies.
+//! player defeated scores `-WIN` plus the plies. A repetition of a position since the
+//! last capture or defeat (in the game or on the searched line) and the 180th quiet
+//! ply score 0, a draw.
 //!
-//! **Quiescence**: at the horizon, captures only, each side may stand pat (a min node
-//! stands pat too: a rival need not capture).
+//! **Nodes**: principal variation search (the first move with the full window, the
+//! others with a null window, searched again when they beat it); late-move reductions
+//! for the root player's quiet moves that come late and give no check, never for the
+//! rivals' (a rival's quiet threat searched less deeply goes unseen; at a fixed node
+//! budget, reducing rivals' moves too reached a ply deeper but lost more games); move
+//! ordering by the table move, captures of generals, captures by value taken less a
+//! tenth of the taker, two killer moves per ply and a history of quiet moves that cut.
+//! **Quiescence** at the horizon: captures only, each side may stand pat (a min node
+//! stands pat too: a rival need not capture), except a side in check, which tries
+//! every move for its first plies.
 //!
-//! **Transposition table**: the engine's shared table, keyed by the position key mixed
-//! with a Three Kingdoms salt and the root player (the same position under another
-//! root player is another entry). Only the best move is kept, for move ordering: the
-//! paranoid score of a node depends on who the root player is and on the window, so no
-//! score is stored or trusted across searches. The move is packed into the entry's
-//! `eval` field (from and to point indices), since the entry's move field holds a
-//! Xiangqi move; a stored move is used only if it is legal in the position.
+//! **Transposition table**: the engine's shared table, keyed by the position key (which
+//! holds the pieces with their controllers, the side to move and the defeated
+//! kingdoms) mixed with a Three Kingdoms salt and the root player. For a given root
+//! player the paranoid value of a node is a function of the position, so scores are
+//! stored with their bound (lower, upper or exact, from the window the node was
+//! searched with, read the same way at min and max nodes) and trusted at non-PV nodes
+//! searched no deeper, across searches too; win and loss scores are stored relative to
+//! the node. The best move is packed into the entry's `eval` field (from and to point
+//! indices), since the entry's move field holds a Xiangqi move; it is used only if it
+//! is legal in the position.
+//!
+//! **Multi-PV**: the k best root moves get exact scores: each root move is searched
+//! against the k-th best score so far, so the others are only shown to be worse.
+//!
+//! **Draw offers** ([`judge_draw_offer`]): the kingdom to move compares its paranoid
+//! value with its strongest rival's, each searched as the root player to the same
+//! depth.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::tt::{Bound, TranspositionTable};
-use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Point, Position};
+use crate::rules::three_kingdoms::outcome::{Game, QUIET_PLY_LIMIT};
+use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Piece, Point, Position, Undo};
 
 /// Score of a won game (the root player is the last kingdom), less the plies to it.
 pub const WIN: i32 = 30_000;
@@ -38,6 +60,9 @@ pub const WIN_BOUND: i32 = WIN - 1_000;
 
 const INF: i32 = 32_000;
 const MAX_PLY: usize = 96;
+/// Quiescence plies at most; in check, every move is tried in the first `QS_EVASIONS`.
+const QS_PLIES: u32 = 6;
+const QS_EVASIONS: u32 = 2;
 const SALT: u64 = 0x7468_7265_656B_6467; // "threekdg"
 const ROOT_SALT: [u64; 3] = [0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9];
 
@@ -59,24 +84,52 @@ pub const fn value(kind: Kind) -> i32 {
     }
 }
 
+/// Material and placement of `piece` on `p` (0 for a general).
+fn piece_score(piece: Piece, p: Point) -> i32 {
+    let away = p.kingdom() != piece.origin();
+    let bonus = match piece.kind() {
+        Kind::Soldier if away => 60 + 10 * (5 - p.rank() as i32),
+        Kind::Horse | Kind::Chariot if away => 20,
+        _ => 0,
+    };
+    value(piece.kind()) + bonus
+}
+
+/// Material and placement of the pieces of each original army (index by kingdom),
+/// generals apart.
+fn armies(pos: &Position) -> [i32; 3] {
+    let mut a = [0i32; 3];
+    for p in Point::all() {
+        if let Some(piece) = pos.piece_at(p) {
+            a[piece.origin().index()] += piece_score(piece, p);
+        }
+    }
+    a
+}
+
+/// Each kingdom's strength from the material of the armies: the armies it controls,
+/// and its general while it is in play.
+fn strength_of(pos: &Position, armies: &[i32; 3]) -> [i32; 3] {
+    let mut s = [0i32; 3];
+    for origin in Kingdom::ALL {
+        s[pos.controller(origin).index()] += armies[origin.index()];
+    }
+    for k in pos.kingdoms_in_play() {
+        s[k.index()] += GENERAL;
+    }
+    s
+}
+
 /// Material plus placement of every kingdom's pieces (index by kingdom); defeated
 /// kingdoms have nothing.
 pub fn strength(pos: &Position) -> [i32; 3] {
-    let mut s = [0i32; 3];
-    for p in Point::all() {
-        let Some(piece) = pos.piece_at(p) else { continue };
-        let owner = pos.controller_of(piece);
-        let kind = piece.kind();
-        let away = p.kingdom() != piece.origin();
-        let bonus = match kind {
-            Kind::Soldier if away => 60 + 10 * (5 - p.rank() as i32),
-            Kind::Horse | Kind::Chariot if away => 20,
-            _ => 0,
-        };
-        let general = if kind == Kind::General { GENERAL } else { 0 };
-        s[owner.index()] += value(kind) + bonus + general;
-    }
-    s
+    strength_of(pos, &armies(pos))
+}
+
+/// Own strength less the average of the rivals' (a defeated rival has none).
+fn compare(s: &[i32; 3], root: Kingdom) -> i32 {
+    let rivals: i32 = Kingdom::ALL.into_iter().filter(|&k| k != root).map(|k| s[k.index()]).sum();
+    s[root.index()] - rivals / 2
 }
 
 /// Static evaluation for `root`: own strength minus the average of the two rivals'
@@ -88,9 +141,7 @@ pub fn evaluate(pos: &Position, root: Kingdom) -> i32 {
     if pos.winner() == Some(root) {
         return WIN;
     }
-    let s = strength(pos);
-    let rivals: i32 = Kingdom::ALL.into_iter().filter(|&k| k != root).map(|k| s[k.index()]).sum();
-    s[root.index()] - rivals / 2
+    compare(&strength(pos), root)
 }
 
 /// Limits of a search; `None` is no limit of that kind.
@@ -100,6 +151,18 @@ pub struct Limits {
     pub nodes: Option<u64>,
 }
 
+/// What to search.
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    pub limits: Limits,
+    /// Lines to report (multi-PV); 0 and 1 are one line.
+    pub multipv: usize,
+    /// Search only these root moves (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Never play these root moves.
+    pub exclude_moves: Vec<Move>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
     Depth,
@@ -107,27 +170,49 @@ pub enum StopReason {
     Time,
     Stopped,
     NoLegalMoves,
-    /// A win or a loss was proven at the depth searched.
+    /// The side to move has one legal move (and no depth was asked for).
+    SingleMove,
+    /// A win was proven at the depth searched.
     Decided,
+}
+
+/// One line of the search: its score and its moves from the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Root player's view, centipawns or beyond [`WIN_BOUND`] for a decided game.
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// Progress after a completed depth, and the final answer.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Lines, best first (none without a root move).
+    pub lines: Vec<Line>,
 }
 
 /// The result of a search.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub best: Option<Move>,
-    /// Principal variation from the root (empty without legal moves).
-    pub pv: Vec<Move>,
-    /// Root player's view, centipawns or beyond [`WIN_BOUND`] for a decided game.
-    pub score: i32,
-    pub depth: u32,
-    pub seldepth: u32,
-    pub nodes: u64,
-    pub elapsed: Duration,
+    pub report: Report,
     pub stop_reason: StopReason,
+}
+
+impl Outcome {
+    /// The score of the best line; `None` without a root move.
+    pub fn score(&self) -> Option<i32> {
+        self.report.lines.first().map(|l| l.score)
+    }
 }
 
 struct Searcher<'a> {
     root: Kingdom,
+    salt: u64,
     tt: &'a TranspositionTable,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
@@ -135,12 +220,16 @@ struct Searcher<'a> {
     nodes: u64,
     seldepth: u32,
     aborted: Option<StopReason>,
-    pv: [[Move; MAX_PLY]; MAX_PLY],
+    /// Material of each original army in the current position.
+    armies: [i32; 3],
+    /// Keys of the game's positions since its last capture or defeat, then of the
+    /// searched line; the current position last.
+    keys: Vec<u64>,
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// Credit of quiet moves that cut, by from and to point.
+    history: Vec<i32>,
+    pv: Box<[[Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
-}
-
-fn tt_key(pos: &Position, root: Kingdom) -> u64 {
-    pos.key() ^ SALT ^ ROOT_SALT[root.index()]
 }
 
 fn pack(m: Move) -> i16 {
@@ -154,11 +243,81 @@ fn unpack(v: i16) -> Option<Move> {
     (from != to).then(|| Move::new(from, to))
 }
 
-impl Searcher<'_> {
-    fn check_limits(&mut self) -> bool {
-        if self.aborted.is_some() {
-            return true;
+/// A win or loss score relative to the node (as stored) from one relative to the root.
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(-INF, INF) as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s > WIN_BOUND {
+        s - ply as i32
+    } else if s < -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// Moves the best-scored remaining move to position `i` and returns it.
+fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if scores[j] > scores[best] {
+            best = j;
         }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list.as_slice()[i]
+}
+
+impl<'a> Searcher<'a> {
+    /// A search of `game`'s position for `root`.
+    fn new(
+        game: &Game,
+        root: Kingdom,
+        node_limit: Option<u64>,
+        tt: &'a TranspositionTable,
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+    ) -> Searcher<'a> {
+        Searcher {
+            root,
+            salt: SALT ^ ROOT_SALT[root.index()],
+            tt,
+            stop,
+            deadline,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            aborted: None,
+            armies: armies(game.position()),
+            keys: game_keys(game),
+            killers: [[None; 2]; MAX_PLY],
+            history: vec![0; Point::COUNT * Point::COUNT],
+            pv: Box::new([[Move::default(); MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+        }
+    }
+
+    /// Counts a node; false when a limit, the stop flag or the deadline ends the search.
+    fn visit(&mut self) -> bool {
+        if self.aborted.is_some() {
+            return false;
+        }
+        if self.node_limit.is_some_and(|n| self.nodes >= n) {
+            self.aborted = Some(StopReason::Nodes);
+            return false;
+        }
+        self.nodes += 1;
         if self.nodes & 1023 == 0 {
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = Some(StopReason::Stopped);
@@ -166,36 +325,37 @@ impl Searcher<'_> {
                 self.aborted = Some(StopReason::Time);
             }
         }
-        if self.node_limit.is_some_and(|n| self.nodes >= n) {
-            self.aborted = Some(StopReason::Nodes);
+        self.aborted.is_none()
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        pos.key() ^ self.salt
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        compare(&strength_of(pos, &self.armies), self.root)
+    }
+
+    fn play(&mut self, pos: &mut Position, m: Move) -> (Undo, [i32; 3]) {
+        let saved = self.armies;
+        if let Some(piece) = pos.piece_at(m.from()) {
+            self.armies[piece.origin().index()] += piece_score(piece, m.to()) - piece_score(piece, m.from());
         }
-        self.aborted.is_some()
+        if let Some(taken) = pos.piece_at(m.to()) {
+            self.armies[taken.origin().index()] -= piece_score(taken, m.to());
+        }
+        let undo = pos.play_unchecked(m);
+        self.keys.push(pos.key());
+        (undo, saved)
     }
 
-    /// Orders `list`: the table move, then captures of generals, then captures by
-    /// value taken less a tenth of the mover, then quiet moves.
-    fn order(&self, pos: &Position, list: &MoveList, first: Option<Move>) -> Vec<Move> {
-        let mut scored: Vec<(i32, Move)> = list
-            .iter()
-            .map(|&m| {
-                let s = if Some(m) == first {
-                    1_000_000
-                } else {
-                    match pos.piece_at(m.to()) {
-                        Some(c) if c.kind() == Kind::General => 500_000,
-                        Some(c) => {
-                            10_000 + value(c.kind()) * 10 - pos.piece_at(m.from()).map_or(0, |p| value(p.kind()))
-                        }
-                        None => 0,
-                    }
-                };
-                (s, m)
-            })
-            .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, m)| m).collect()
+    fn unplay(&mut self, pos: &mut Position, m: Move, (undo, saved): (Undo, [i32; 3])) {
+        pos.undo(m, undo);
+        self.keys.pop();
+        self.armies = saved;
     }
 
+    /// The score of a decided game for the root player, at `ply`.
     fn terminal(&self, pos: &Position, ply: usize) -> Option<i32> {
         if pos.is_defeated(self.root) {
             return Some(-WIN + ply as i32);
@@ -206,42 +366,128 @@ impl Searcher<'_> {
         None
     }
 
-    fn search(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    /// Is the current position drawn: the 180th quiet ply, or a repetition of a
+    /// position since the last capture or defeat?
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.quiet_plies() >= QUIET_PLY_LIMIT {
+            return true;
+        }
+        let n = self.keys.len() - 1;
+        let back = (pos.quiet_plies() as usize).min(n);
+        self.keys[n - back..n].contains(&self.keys[n])
+    }
+
+    /// Scores `list` for ordering: the table move, captures of generals, captures by
+    /// value taken less a tenth of the taker, killers, then the history.
+    fn order(&self, pos: &Position, list: &MoveList, scores: &mut [i32], first: Option<Move>, ply: usize) {
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if Some(m) == first {
+                1 << 28
+            } else if let Some(c) = pos.piece_at(m.to()) {
+                if c.kind() == Kind::General {
+                    1 << 27
+                } else {
+                    (1 << 24) + value(c.kind()) * 10 - pos.piece_at(m.from()).map_or(0, |p| value(p.kind()))
+                }
+            } else if self.killers[ply][0] == Some(m) {
+                (1 << 23) + 1
+            } else if self.killers[ply][1] == Some(m) {
+                1 << 23
+            } else {
+                self.history[m.from().index() * Point::COUNT + m.to().index()]
+            };
+        }
+    }
+
+    fn remember_quiet(&mut self, ply: usize, m: Move, depth: i32) {
+        if self.killers[ply][0] != Some(m) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(m);
+        }
+        let h = &mut self.history[m.from().index() * Point::COUNT + m.to().index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    fn copy_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = len;
+    }
+
+    /// The paranoid value of the current position (not the root) in `(alpha, beta)`,
+    /// fail-soft.
+    fn node(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if let Some(s) = self.terminal(pos, ply) {
             return s;
         }
+        if self.is_draw(pos) {
+            return 0;
+        }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, 0);
         }
-        self.nodes += 1;
-        if self.check_limits() {
+        if !self.visit() {
             return 0;
         }
-        let maximizing = pos.side_to_move() == self.root;
-        let key = tt_key(pos, self.root);
-        let first = self.tt.probe(key).and_then(|e| unpack(e.eval));
+        self.seldepth = self.seldepth.max(ply as u32);
+        let pv_node = beta - alpha > 1;
+        let key = self.key(pos);
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+            && e.depth as i32 >= depth
+        {
+            let s = from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let in_check = pos.in_check();
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
-        let moves = self.order(pos, &list, first.filter(|&m| list.contains(m)));
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.order(pos, &list, &mut scores, entry.and_then(|e| unpack(e.eval)), ply);
+        let maximizing = pos.side_to_move() == self.root;
+        let (alpha0, beta0) = (alpha, beta);
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = None;
-        for m in moves {
-            let undo = pos.play_unchecked(m);
-            let v = self.search(pos, depth - 1, alpha, beta, ply + 1);
-            pos.undo(m, undo);
+        for i in 0..list.len() {
+            let m = pick(&mut list, &mut scores, i);
+            let quiet = pos.piece_at(m.to()).is_none();
+            let killer = self.killers[ply].contains(&Some(m));
+            let undo = self.play(pos, m);
+            let v = if i == 0 {
+                self.node(pos, depth - 1, alpha, beta, ply + 1)
+            } else {
+                // Only the root player's moves (see the module documentation).
+                let late = maximizing && depth >= 3 && i >= 3 && quiet && !killer && !in_check && !pos.in_check();
+                let r = if late { 1 + i32::from(depth >= 6 && i >= 8) } else { 0 };
+                let (a, b) = if maximizing { (alpha, alpha + 1) } else { (beta - 1, beta) };
+                let improves = |v: i32| if maximizing { v > alpha } else { v < beta };
+                let mut v = self.node(pos, depth - 1 - r, a, b, ply + 1);
+                if r > 0 && improves(v) {
+                    v = self.node(pos, depth - 1, a, b, ply + 1);
+                }
+                if pv_node && alpha < v && v < beta {
+                    v = self.node(pos, depth - 1, alpha, beta, ply + 1);
+                }
+                v
+            };
+            self.unplay(pos, m, undo);
             if self.aborted.is_some() {
                 return 0;
             }
-            let better = if maximizing { v > best } else { v < best };
-            if better {
+            if best_move.is_none() || (maximizing && v > best) || (!maximizing && v < best) {
                 best = v;
                 best_move = Some(m);
-                self.pv[ply][ply] = m;
-                for i in ply + 1..self.pv_len[ply + 1] {
-                    self.pv[ply][i] = self.pv[ply + 1][i];
-                }
-                self.pv_len[ply] = self.pv_len[ply + 1].max(ply + 1);
+                self.copy_pv(ply, m);
             }
             if maximizing {
                 alpha = alpha.max(v);
@@ -249,54 +495,65 @@ impl Searcher<'_> {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                if quiet {
+                    self.remember_quiet(ply, m, depth);
+                }
                 break;
             }
         }
-        if let Some(m) = best_move {
-            self.tt.store(key, None, 0, pack(m), depth.clamp(0, 255) as u8, Bound::Upper);
-        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let packed = best_move.map_or(0, pack);
+        self.tt.store(key, None, to_tt(best, ply), packed, depth.clamp(0, 255) as u8, bound);
         best
     }
 
     fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, mut beta: i32, ply: usize, qply: u32) -> i32 {
         self.pv_len[ply] = ply;
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply as u32);
         if let Some(s) = self.terminal(pos, ply) {
             return s;
         }
-        if self.check_limits() {
+        if !self.visit() {
             return 0;
         }
-        let stand = evaluate(pos, self.root);
-        let maximizing = pos.side_to_move() == self.root;
-        if maximizing {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        } else {
-            if stand <= alpha {
-                return stand;
-            }
-            beta = beta.min(stand);
-        }
-        if qply >= 6 || ply + 1 >= MAX_PLY {
+        self.seldepth = self.seldepth.max(ply as u32);
+        let stand = self.evaluate(pos);
+        if qply >= QS_PLIES || ply + 1 >= MAX_PLY {
             return stand;
         }
+        let maximizing = pos.side_to_move() == self.root;
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        let mut captures = MoveList::new();
-        for &m in list.iter() {
-            if pos.piece_at(m.to()).is_some() {
-                captures.push(m);
+        let mut best;
+        if qply < QS_EVASIONS && pos.in_check() {
+            pos.legal_moves(&mut list);
+            best = if maximizing { -INF } else { INF };
+        } else {
+            if maximizing {
+                if stand >= beta {
+                    return stand;
+                }
+                alpha = alpha.max(stand);
+            } else {
+                if stand <= alpha {
+                    return stand;
+                }
+                beta = beta.min(stand);
             }
+            best = stand;
+            pos.legal_captures(&mut list);
         }
-        let mut best = stand;
-        for m in self.order(pos, &captures, None) {
-            let undo = pos.play_unchecked(m);
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.order(pos, &list, &mut scores, None, ply);
+        for i in 0..list.len() {
+            let m = pick(&mut list, &mut scores, i);
+            let undo = self.play(pos, m);
             let v = self.quiesce(pos, alpha, beta, ply + 1, qply + 1);
-            pos.undo(m, undo);
+            self.unplay(pos, m, undo);
             if self.aborted.is_some() {
                 return 0;
             }
@@ -313,117 +570,244 @@ impl Searcher<'_> {
         }
         best
     }
+
+    /// One iteration at the root: the `k` best of `roots` (in this order) with exact
+    /// scores, best first, each searched against the k-th best so far. Stops early when
+    /// the search is aborted, with the lines found so far.
+    fn root(&mut self, pos: &mut Position, roots: &[Move], depth: i32, k: usize) -> Vec<Line> {
+        let mut found: Vec<Line> = Vec::with_capacity(k + 1);
+        for &m in roots {
+            let alpha = if found.len() >= k { found[k - 1].score } else { -INF };
+            let undo = self.play(pos, m);
+            let mut v = self.node(pos, depth - 1, alpha, if alpha == -INF { INF } else { alpha + 1 }, 1);
+            if alpha != -INF && v > alpha && self.aborted.is_none() {
+                v = self.node(pos, depth - 1, alpha, INF, 1);
+            }
+            self.unplay(pos, m, undo);
+            if self.aborted.is_some() {
+                break;
+            }
+            if v > alpha {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
+                let at = found.iter().position(|l| l.score < v).unwrap_or(found.len());
+                found.insert(at, Line { score: v, pv });
+                found.truncate(k);
+            }
+        }
+        found
+    }
 }
 
-/// Searches `pos` for its side to move by iterative deepening until a limit, the stop
-/// flag or the deadline. Moves of `search_moves` (if any) are the only root moves, and
-/// those of `exclude_moves` are never played.
+/// The keys of the positions of `game` since its last capture or defeat, oldest first,
+/// the current one last.
+fn game_keys(game: &Game) -> Vec<u64> {
+    let n = game.plies().len();
+    let from = n.saturating_sub(game.position().quiet_plies() as usize);
+    (from..=n).map(|i| game.key_before(i)).collect()
+}
+
+/// Searches the current position of `game` for its side to move by iterative
+/// deepening until a limit, the stop flag or the deadline; the game's positions since
+/// its last capture or defeat count for repetitions. `on_depth` sees each completed
+/// depth.
 pub fn search(
-    pos: &Position,
-    limits: Limits,
-    search_moves: &[Move],
-    exclude_moves: &[Move],
+    game: &Game,
+    params: &Params,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     deadline: Option<Instant>,
+    on_depth: &mut dyn FnMut(&Report),
 ) -> Outcome {
     let started = Instant::now();
-    let root = pos.side_to_move();
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let roots: Vec<Move> = list
+    tt.new_search();
+    let pos = game.position();
+    let mut all = MoveList::new();
+    pos.legal_moves(&mut all);
+    let roots: Vec<Move> = all
         .iter()
         .copied()
-        .filter(|m| (search_moves.is_empty() || search_moves.contains(m)) && !exclude_moves.contains(m))
+        .filter(|m| params.search_moves.is_empty() || params.search_moves.contains(m))
+        .filter(|m| !params.exclude_moves.contains(m))
         .collect();
-    let mut out = Outcome {
-        best: None,
-        pv: Vec::new(),
-        score: evaluate(pos, root),
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        stop_reason: StopReason::NoLegalMoves,
+    let mut s = Searcher::new(game, pos.side_to_move(), params.limits.nodes, tt, stop, deadline);
+    let report = |s: &Searcher, depth: u32, lines: Vec<Line>| Report {
+        depth,
+        seldepth: s.seldepth.max(depth),
+        nodes: s.nodes,
+        elapsed: started.elapsed(),
+        lines,
     };
     if roots.is_empty() {
-        out.elapsed = started.elapsed();
-        return out;
+        return Outcome { best: None, report: report(&s, 0, Vec::new()), stop_reason: StopReason::NoLegalMoves };
     }
-    let mut s = Searcher {
-        root,
-        tt,
-        stop,
-        deadline,
-        node_limit: limits.nodes,
-        nodes: 0,
-        seldepth: 0,
-        aborted: None,
-        pv: [[Move::default(); MAX_PLY]; MAX_PLY],
-        pv_len: [0; MAX_PLY],
-    };
     let mut work = pos.clone();
     let mut ordered = {
-        let mut l = MoveList::new();
-        for &m in &roots {
-            l.push(m);
-        }
-        s.order(pos, &l, None)
+        let mut list = MoveList::new();
+        roots.iter().for_each(|&m| list.push(m));
+        let mut scores = [0i32; MoveList::CAPACITY];
+        s.order(pos, &list, &mut scores, None, 0);
+        (0..list.len()).map(|i| pick(&mut list, &mut scores, i)).collect::<Vec<Move>>()
     };
-    out.best = Some(ordered[0]);
-    out.pv = vec![ordered[0]];
-    let max_depth = limits.depth.unwrap_or(64).clamp(1, (MAX_PLY - 8) as u32);
-    out.stop_reason = StopReason::Depth;
+    let k = params.multipv.clamp(1, roots.len());
+    let max_depth = params.limits.depth.unwrap_or(MAX_PLY as u32).clamp(1, (MAX_PLY - 8) as u32);
+    let mut lines = vec![Line { score: s.evaluate(pos), pv: vec![ordered[0]] }];
+    let mut completed = 0;
+    let mut stop_reason = StopReason::Depth;
     for depth in 1..=max_depth {
-        let mut alpha = -INF;
-        let mut best: Option<(Move, i32, Vec<Move>)> = None;
-        for &m in &ordered {
-            let undo = work.play_unchecked(m);
-            let v = s.search(&mut work, depth as i32 - 1, alpha, INF, 1);
-            work.undo(m, undo);
-            if s.aborted.is_some() {
-                break;
-            }
-            if best.as_ref().is_none_or(|b| v > b.1) {
-                let mut pv = vec![m];
-                pv.extend_from_slice(&s.pv[1][1..s.pv_len[1].max(1)]);
-                best = Some((m, v, pv));
-                alpha = v;
-            }
-        }
+        let found = s.root(&mut work, &ordered, depth as i32, k);
         if let Some(reason) = s.aborted {
-            // A partial depth whose first (best-so-far) move was searched fully still
-            // improves on the last depth if it found something better.
-            if let Some((m, v, pv)) = best
-                && (v > out.score || out.depth == 0)
-            {
-                out.best = Some(m);
-                out.score = v;
-                out.pv = pv;
+            // The first root move (the last best) was searched fully at this depth:
+            // the best line found so far is the better informed.
+            if !found.is_empty() && (completed == 0 || k == 1) {
+                lines = found;
             }
-            out.stop_reason = reason;
+            stop_reason = reason;
             break;
         }
-        let Some((m, v, pv)) = best else { break };
-        out.best = Some(m);
-        out.score = v;
-        out.pv = pv;
-        out.depth = depth;
-        ordered.retain(|&x| x != m);
-        ordered.insert(0, m);
-        if v.abs() > WIN_BOUND {
-            out.stop_reason = StopReason::Decided;
+        lines = found;
+        completed = depth;
+        let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+        ordered.retain(|m| !firsts.contains(m));
+        ordered.splice(0..0, firsts);
+        on_depth(&report(&s, completed, lines.clone()));
+        let top = lines[0].score;
+        if k == 1 && top > WIN_BOUND && WIN - top <= depth as i32 {
+            stop_reason = StopReason::Decided;
             break;
         }
-        if ordered.len() == 1 && limits.depth.is_none() {
+        if all.len() == 1 && params.limits.depth.is_none() {
+            stop_reason = StopReason::SingleMove;
             break;
         }
-        out.stop_reason = StopReason::Depth;
     }
-    out.nodes = s.nodes;
-    out.seldepth = s.seldepth.max(out.depth);
-    out.elapsed = started.elapsed();
+    Outcome { best: lines.first().map(|l| l.pv[0]), report: report(&s, completed, lines), stop_reason }
+}
+
+/// How the kingdom to move answers a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAnswer {
+    /// Accept: it stands worse than its strongest rival.
+    StandsWorse,
+    /// Accept: level with its strongest rival, and no general is attacked and the
+    /// kingdom to move has no capture.
+    LevelAndQuiet,
+    /// Decline: it stands better than its strongest rival.
+    StandsBetter,
+    /// Decline: level, but a general is attacked or the kingdom to move can capture.
+    NotQuiet,
+}
+
+impl DrawAnswer {
+    pub fn accept(self) -> bool {
+        matches!(self, DrawAnswer::StandsWorse | DrawAnswer::LevelAndQuiet)
+    }
+}
+
+/// The answer to a draw offer, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawVerdict {
+    pub answer: DrawAnswer,
+    /// The kingdom to move's score less its strongest rival's, in centipawns, or beyond
+    /// [`WIN_BOUND`] when the game is decided (a win for the kingdom to move, or a loss
+    /// when it or a rival is shown to lose or win).
+    pub score: i32,
+    /// The depth the scores were compared at.
+    pub depth: u32,
+}
+
+/// Within this many centipawns a kingdom counts as level with its strongest rival.
+pub const LEVEL_MARGIN: i32 = 50;
+
+/// The paranoid value of `game`'s position for `root` (to move or not) at depths 0,
+/// `step`, `2 * step`, ... up to `max_depth`, until a limit, the stop flag or the
+/// deadline: the values of the depths completed.
+fn values_by_depth(
+    game: &Game,
+    root: Kingdom,
+    step: u32,
+    limits: Limits,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Vec<(u32, i32)> {
+    let mut s = Searcher::new(game, root, limits.nodes, tt, stop, deadline);
+    let mut pos = game.position().clone();
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as u32).min((MAX_PLY - 8) as u32);
+    let mut out = Vec::new();
+    for depth in (0..=max_depth).step_by(step as usize) {
+        let v = s.node(&mut pos, depth as i32, -INF, INF, 0);
+        if s.aborted.is_some() {
+            break;
+        }
+        out.push((depth, v));
+        if v.abs() > WIN_BOUND {
+            break;
+        }
+    }
     out
+}
+
+/// Answers a draw offer for the kingdom to move in `game`. In Three Kingdoms a draw
+/// needs every kingdom in play to agree; this is one kingdom's answer.
+///
+/// Each kingdom in play is searched in turn (the kingdom to move first) with an equal
+/// share of the time and the nodes, each as the root player of a paranoid search, to
+/// depths that are multiples of the number of kingdoms in play (so that each of them
+/// has moved as often). At the deepest depth all completed, the kingdom to move
+/// compares its value with its strongest rival's: both carry the same pessimism of
+/// the paranoid search, which cancels out. A game shown won for the kingdom to move
+/// declines; one shown lost for it, or won for a rival, accepts. Otherwise it accepts
+/// when more than [`LEVEL_MARGIN`] below, declines when more than that above, and when
+/// level accepts only if no general is attacked and it has no capture to make.
+pub fn judge_draw_offer(
+    game: &Game,
+    limits: Limits,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> DrawVerdict {
+    tt.new_search();
+    let pos = game.position();
+    let me = pos.side_to_move();
+    let kingdoms: Vec<Kingdom> = std::iter::once(me).chain(pos.kingdoms_in_play().filter(|&k| k != me)).collect();
+    let n = kingdoms.len() as u32;
+    let mut values = Vec::new();
+    for (i, &k) in kingdoms.iter().enumerate() {
+        // Each search gets an equal share of the time left and of the nodes.
+        let now = Instant::now();
+        let until = deadline.map(|d| now + d.saturating_duration_since(now) / (n - i as u32));
+        let limits = Limits { depth: limits.depth, nodes: limits.nodes.map(|x| x / u64::from(n)) };
+        values.push(values_by_depth(game, k, n.max(1), limits, tt, stop, until));
+    }
+    // Depth 0 (quiescence) completes unless the search was stopped at once.
+    let depth = values.iter().map(|v| v.last().map_or(0, |&(d, _)| d)).min().unwrap_or(0);
+    let at = |v: &Vec<(u32, i32)>| v.iter().find(|&&(d, _)| d == depth).map_or(0, |&(_, x)| x);
+    let mine = values.first().map_or(0, at);
+    let rival = values.iter().skip(1).map(at).max().unwrap_or(-WIN);
+    let (answer, score) = if mine > WIN_BOUND {
+        (DrawAnswer::StandsBetter, mine)
+    } else if mine < -WIN_BOUND {
+        (DrawAnswer::StandsWorse, mine)
+    } else if rival > WIN_BOUND {
+        (DrawAnswer::StandsWorse, -rival)
+    } else {
+        let score = (mine - rival).clamp(-WIN_BOUND, WIN_BOUND);
+        let attacked = pos.kingdoms_in_play().any(|k| !pos.attackers_of_general(k).is_empty());
+        let mut captures = MoveList::new();
+        pos.legal_captures(&mut captures);
+        let answer = if score < -LEVEL_MARGIN {
+            DrawAnswer::StandsWorse
+        } else if score > LEVEL_MARGIN {
+            DrawAnswer::StandsBetter
+        } else if attacked || !captures.is_empty() {
+            DrawAnswer::NotQuiet
+        } else {
+            DrawAnswer::LevelAndQuiet
+        };
+        (answer, score)
+    };
+    DrawVerdict { answer, score, depth }
 }
 
 #[cfg(test)]
@@ -431,31 +815,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_a_move_from_the_start() {
-        let tt = TranspositionTable::new(1);
-        let stop = AtomicBool::new(false);
-        let pos = Position::startpos(true);
-        let out = search(&pos, Limits { depth: Some(3), nodes: None }, &[], &[], &tt, &stop, None);
-        let m = out.best.expect("a move");
-        assert!(pos.is_legal(m));
-        assert_eq!(out.depth, 3);
-    }
-
-    #[test]
-    fn takes_a_general_when_it_can() {
-        // Shu's chariot on Wu's central file attacks Wu's general.
-        let pos = Position::from_text("4K4/9/9/4P4/9 4K4/9/4rR4/9/9 4K4/9/9/4P4/9 R RGB - 0 1").unwrap();
-        let tt = TranspositionTable::new(1);
-        let stop = AtomicBool::new(false);
-        for depth in 1..=4 {
-            let out = search(&pos, Limits { depth: Some(depth), nodes: None }, &[], &[], &tt, &stop, None);
-            assert_eq!(out.best.map(|m| m.to_string()), Some("Ge3-Ge1".to_string()), "depth {depth}");
-        }
-    }
-
-    #[test]
     fn packing_round_trips() {
         let m = Move::parse("Rh3-Gi5").unwrap();
         assert_eq!(unpack(pack(m)), Some(m));
+    }
+
+    #[test]
+    fn win_scores_are_stored_relative_to_the_node() {
+        assert_eq!(from_tt(to_tt(WIN - 7, 3), 5), WIN - 9);
+        assert_eq!(from_tt(to_tt(-WIN + 7, 3), 1), -WIN + 5);
+        assert_eq!(from_tt(to_tt(-120, 3), 9), -120);
+    }
+
+    #[test]
+    fn kept_material_matches_a_fresh_count() {
+        let mut game = Game::new(Position::startpos(true));
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(&game, Kingdom::Shu, None, &tt, &stop, None);
+        let mut pos = game.position().clone();
+        // A few plies preferring captures, checking the kept material after each.
+        for _ in 0..200 {
+            let mut list = MoveList::new();
+            pos.legal_captures(&mut list);
+            if list.is_empty() {
+                pos.legal_moves(&mut list);
+            }
+            let Some(&m) = list.as_slice().get(pos.move_number() as usize % list.len().max(1)) else { break };
+            s.play(&mut pos, m);
+            assert_eq!(s.armies, armies(&pos), "after {m}");
+            assert_eq!(strength_of(&pos, &s.armies), strength(&pos));
+            game.play(m).unwrap();
+        }
     }
 }

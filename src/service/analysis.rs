@@ -1,17 +1,14 @@
 //! AnalysisService: Analyze, AnalyzeStream, Hint, EvaluateDrawOffer over the shared
 //! engine.
 
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
-use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
-use super::engine::{CancelOnDrop, Engine, deadline};
+use super::engine::{Engine, GuardedStream, deadline};
 use super::errors::bad_request;
 use super::proto::{self, analysis_service_server::AnalysisService};
 use super::three_kingdoms_analysis;
@@ -92,22 +89,24 @@ fn stop_reason(r: StopReason) -> proto::StopReason {
     }
 }
 
-fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
-    report
-        .lines
-        .iter()
+/// Lines numbered from 1, best first, from each line's score and move texts.
+pub fn principal_variations(
+    lines: impl Iterator<Item = (proto::Score, Vec<String>)>,
+) -> Vec<proto::PrincipalVariation> {
+    lines
         .enumerate()
-        .map(|(i, l)| proto::PrincipalVariation {
-            multipv: i as u32 + 1,
-            score: Some(score(l.score)),
-            pv: l.pv.iter().map(|m| m.to_string()).collect(),
-        })
+        .map(|(i, (score, pv))| proto::PrincipalVariation { multipv: i as u32 + 1, score: Some(score), pv })
         .collect()
 }
 
-fn nps(report: &Report) -> u64 {
-    let secs = report.elapsed.as_secs_f64();
-    if secs > 0.0 { (report.nodes as f64 / secs) as u64 } else { 0 }
+fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
+    principal_variations(report.lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
+}
+
+/// Nodes per second.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
 /// The final answer of a search.
@@ -120,28 +119,40 @@ pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeRespo
         depth: r.depth,
         seldepth: r.seldepth,
         nodes: r.nodes,
-        nps: nps(r),
+        nps: nps(r.nodes, r.elapsed),
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason) as i32,
     }
 }
 
-fn progress(report: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
-    let pv = report.lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+/// A stream message (not final) for a search so far: its lines, best first, and its
+/// depth, greatest depth, nodes and time.
+pub fn progress_message(
+    lines: Vec<proto::PrincipalVariation>,
+    (depth, seldepth): (u32, u32),
+    nodes: u64,
+    elapsed: Duration,
+    hit_rate: f64,
+) -> proto::AnalyzeStreamResponse {
+    let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
     proto::AnalyzeStreamResponse {
-        lines: lines(report),
-        best_move: pv.first().map(|m| m.to_string()).unwrap_or_default(),
-        ponder_move: pv.get(1).map(|m| m.to_string()).unwrap_or_default(),
-        depth: report.depth,
-        seldepth: report.seldepth,
-        nodes: report.nodes,
-        nps: nps(report),
-        time_ms: report.elapsed.as_millis() as u32,
+        lines,
+        best_move: pv.first().cloned().unwrap_or_default(),
+        ponder_move: pv.get(1).cloned().unwrap_or_default(),
+        depth,
+        seldepth,
+        nodes,
+        nps: nps(nodes, elapsed),
+        time_ms: elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
     }
+}
+
+fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+    progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
 }
 
 /// Runs a search synchronously on the calling thread (CLI, UCI, tests), on the search
@@ -201,6 +212,11 @@ pub struct Analysis {
     pub limits: ContentLimits,
 }
 
+/// Is this a Three Kingdoms position (served by `three_kingdoms_analysis`)?
+fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
+    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
+}
+
 fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
     super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)
 }
@@ -208,20 +224,32 @@ fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
 impl Analysis {
     /// Admits the job, runs it on a search thread and waits for the outcome.
     async fn search(&self, job: Job) -> Result<Outcome, Status> {
-        let permit = self.engine.admit().await?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let _cancel = CancelOnDrop(stop.clone());
-        let (tx, rx) = oneshot::channel();
-        let engine = self.engine.clone();
-        self.engine.spawn(permit, move || {
-            let outcome = run_search(&engine, &job.game, job.rules, &job.params, job.budget, &stop, &mut |_| {});
-            let _ = tx.send(outcome);
-        })?;
-        rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+        self.engine
+            .run(move |engine, stop| {
+                run_search(engine, &job.game, job.rules, &job.params, job.budget, stop, &mut |_| {})
+            })
+            .await
     }
 }
 
-type ProgressStream = Pin<Box<dyn Stream<Item = Result<proto::AnalyzeStreamResponse, Status>> + Send>>;
+/// The last message of a stream: the final answer, marked final.
+pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse {
+    proto::AnalyzeStreamResponse {
+        lines: a.lines,
+        best_move: a.best_move,
+        ponder_move: a.ponder_move,
+        depth: a.depth,
+        seldepth: a.seldepth,
+        nodes: a.nodes,
+        nps: a.nps,
+        time_ms: a.time_ms,
+        hash_hit_rate: a.hash_hit_rate,
+        stop_reason: a.stop_reason,
+        is_final: true,
+    }
+}
+
+type ProgressStream = GuardedStream<proto::AnalyzeStreamResponse>;
 
 #[tonic::async_trait]
 impl AnalysisService for Analysis {
@@ -231,7 +259,7 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::AnalyzeResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
-        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        if is_three_kingdoms(r.position.as_ref()) {
             return three_kingdoms_analysis::analyze(&self.engine, r, self.limits, timeout).await.map(Response::new);
         }
         let job = job(
@@ -257,6 +285,10 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<ProgressStream>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if is_three_kingdoms(r.position.as_ref()) {
+            let stream = three_kingdoms_analysis::analyze_stream(&self.engine, r, self.limits, timeout).await?;
+            return Ok(Response::new(stream));
+        }
         let job = job(
             &self.engine,
             r.position.as_ref(),
@@ -268,46 +300,21 @@ impl AnalysisService for Analysis {
             self.limits,
             timeout,
         )?;
-        let permit = self.engine.admit().await?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel::<Result<proto::AnalyzeStreamResponse, Status>>(16);
-        let engine = self.engine.clone();
-        let flag = stop.clone();
-        self.engine.spawn(permit, move || {
-            let mut on_depth = |report: &Report| {
-                // A closed stream (the client went away) stops the search.
-                if tx.blocking_send(Ok(progress(report, engine.tt.hit_rate()))).is_err() {
-                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            };
-            let outcome = run_search(&engine, &job.game, job.rules, &job.params, job.budget, &flag, &mut on_depth);
-            let a = analyze_response(&outcome, engine.tt.hit_rate());
-            let last = proto::AnalyzeStreamResponse {
-                lines: a.lines,
-                best_move: a.best_move,
-                ponder_move: a.ponder_move,
-                depth: a.depth,
-                seldepth: a.seldepth,
-                nodes: a.nodes,
-                nps: a.nps,
-                time_ms: a.time_ms,
-                hash_hit_rate: a.hash_hit_rate,
-                stop_reason: a.stop_reason,
-                is_final: true,
-            };
-            let _ = tx.blocking_send(Ok(last));
-        })?;
-        let cancel = CancelOnDrop(stop);
-        let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
-        // The guard lives as long as the stream: dropping the stream stops the search.
-        let stream = StreamWithGuard { inner: stream, _guard: cancel };
-        Ok(Response::new(Box::pin(stream)))
+        let stream = self
+            .engine
+            .stream(move |engine, stop, send| {
+                let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
+                let outcome = run_search(engine, &job.game, job.rules, &job.params, job.budget, stop, &mut on_depth);
+                send(final_message(analyze_response(&outcome, engine.tt.hit_rate())));
+            })
+            .await?;
+        Ok(Response::new(stream))
     }
 
     async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
-        if r.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+        if is_three_kingdoms(r.position.as_ref()) {
             return three_kingdoms_analysis::hint(&self.engine, r, self.limits, timeout).await.map(Response::new);
         }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
@@ -328,6 +335,10 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::EvaluateDrawOfferResponse>, Status> {
         let timeout = client_timeout(&request);
         let r = request.get_ref();
+        if is_three_kingdoms(r.position.as_ref()) {
+            let answer = three_kingdoms_analysis::evaluate_draw_offer(&self.engine, r, self.limits, timeout).await?;
+            return Ok(Response::new(answer));
+        }
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let limits = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(&self.engine, r.position.as_ref(), Some(&limits), 1, &[], &[], r.rule_set, self.limits, timeout)?;
@@ -360,15 +371,3 @@ impl AnalysisService for Analysis {
 
 /// Within this many centipawns of zero a position counts as level.
 const LEVEL_MARGIN: i32 = 50;
-
-struct StreamWithGuard<S> {
-    inner: S,
-    _guard: CancelOnDrop,
-}
-
-impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
-    type Item = S::Item;
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
-        Pin::new(&mut self.inner).poll_next(cx)
-    }
-}

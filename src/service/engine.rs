@@ -2,11 +2,13 @@
 //! dedicated pool of search threads (never the async workers), and admission that
 //! refuses at once with RESOURCE_EXHAUSTED when no search thread frees up in time.
 
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio_stream::Stream;
 use tonic::Status;
 
 use crate::search::tt::TranspositionTable;
@@ -114,6 +116,49 @@ impl Engine {
         sender.send(job).map_err(|_| Status::unavailable("search pool stopped"))
     }
 
+    /// Admits a search, runs `work` on a search thread and waits for its answer. The
+    /// stop flag `work` is given is raised when the returned future is dropped (the
+    /// client cancelled, or the deadline layer gave up).
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Engine, &AtomicBool) -> T + Send + 'static,
+    ) -> Result<T, Status> {
+        let permit = self.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _cancel = CancelOnDrop(stop.clone());
+        let (tx, rx) = oneshot::channel();
+        let engine = self.clone();
+        self.spawn(permit, move || {
+            let _ = tx.send(work(&engine, &stop));
+        })?;
+        rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+    }
+
+    /// Admits a search and runs `work` on a search thread; each message `work` sends
+    /// goes out on the returned stream. Dropping the stream (the client went away)
+    /// raises the stop flag `work` is given, and so does a send that finds the stream
+    /// closed.
+    pub async fn stream<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Engine, &AtomicBool, &mut dyn FnMut(T)) + Send + 'static,
+    ) -> Result<GuardedStream<T>, Status> {
+        let permit = self.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = tokio::sync::mpsc::channel::<Result<T, Status>>(16);
+        let engine = self.clone();
+        let flag = stop.clone();
+        self.spawn(permit, move || {
+            let mut send = |message: T| {
+                if tx.blocking_send(Ok(message)).is_err() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            };
+            work(&engine, &flag, &mut send);
+        })?;
+        let inner = tokio_stream::wrappers::ReceiverStream::new(rx);
+        Ok(Box::pin(StreamWithGuard { inner, _guard: CancelOnDrop(stop) }))
+    }
+
     /// The time budget of a request: its own (capped), the default when it sets no
     /// limit, and never past the client's deadline (less a margin to answer in).
     pub fn budget(
@@ -135,6 +180,22 @@ impl Engine {
             budget = Some(budget.map_or(cap, |b| b.min(cap)));
         }
         budget
+    }
+}
+
+/// The messages of a streamed search; dropping the stream stops the search.
+pub type GuardedStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send>>;
+
+/// A stream that stops its search when dropped.
+struct StreamWithGuard<S> {
+    inner: S,
+    _guard: CancelOnDrop,
+}
+
+impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
+    type Item = S::Item;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
+        Pin::new(&mut self.inner).poll_next(cx)
     }
 }
 

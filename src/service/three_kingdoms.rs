@@ -11,8 +11,11 @@
 //!   (0-8 from the owner's left) and `rank` (1-5 from the owner's back rank).
 //! - `PositionStatus`: `side_to_move` is a kingdom (SHU, WU, WEI), `eliminated` lists
 //!   the defeated kingdoms in the order they fell (those already defeated in the given
-//!   position text first, in turn order), `status` is ENDED once one kingdom is left;
-//!   `fen` is the position text.
+//!   position text first, in turn order), `status` is ENDED once one kingdom is left
+//!   and DRAWN once the record has drawn the game (third occurrence of a position, or
+//!   180 plies without capture or defeat); `fen` is the position text. A drawn game
+//!   has no legal moves: ListLegalMoves lists none, and a move after the draw is
+//!   illegal (GAME_OVER), as after a win.
 //! - `Move.gives_check`: after the move, a rival general is attacked (or faces a
 //!   general) by a piece the mover controls.
 //! - Adjudicate: RESIGN, TIMEOUT and LEAVE events name the kingdom; a kingdom in play
@@ -40,7 +43,8 @@ pub fn player(k: Kingdom) -> proto::Player {
     }
 }
 
-fn kingdom(p: i32) -> Option<Kingdom> {
+/// The kingdom a proto player names, if any.
+pub fn kingdom(p: i32) -> Option<Kingdom> {
     match proto::Player::try_from(p) {
         Ok(proto::Player::Shu) => Some(Kingdom::Shu),
         Ok(proto::Player::Wu) => Some(Kingdom::Wu),
@@ -101,11 +105,27 @@ pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> R
         .collect()
 }
 
+/// How the record of `game` has drawn the game, if it has.
+fn drawn(game: &Game) -> Option<String> {
+    match game.ending() {
+        Some((GameResult::Draw, _, explanation)) => Some(explanation),
+        _ => None,
+    }
+}
+
+/// Why `m` is illegal after the record of `game`, or `None` when it is legal.
+fn explain_illegal_in(game: &Game, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
+    match drawn(game) {
+        Some(why) => Some((proto::IllegalMoveReason::GameOver, format!("the game is drawn: {why}"))),
+        None => explain_illegal(game.position(), m),
+    }
+}
+
 /// Why `m` is illegal in `pos`, or `None` when it is legal.
-pub fn explain_illegal(pos: &Position, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
+fn explain_illegal(pos: &Position, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
     use proto::IllegalMoveReason as R;
     if pos.winner().is_some() {
-        return Some((R::Unspecified, "the game is over: one kingdom is left".to_string()));
+        return Some((R::GameOver, "the game is over: one kingdom is left".to_string()));
     }
     let side = pos.side_to_move();
     let Some(piece) = pos.piece_at(m.from()) else {
@@ -156,7 +176,7 @@ fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game,
     let moves = parse_moves(p, field, limits)?;
     let mut game = Game::new(start);
     for (i, &m) in moves.iter().enumerate() {
-        if let Some((_, detail)) = explain_illegal(game.position(), m) {
+        if let Some((_, detail)) = explain_illegal_in(&game, m) {
             return Err(bad_request(format!("{field}.moves[{i}]"), format!("{m} is illegal: {detail}")));
         }
         let _ = game.play(m);
@@ -172,23 +192,27 @@ fn eliminated(game: &Game) -> Vec<Kingdom> {
     out
 }
 
-pub fn status(pos: &Position, eliminated: &[Kingdom]) -> proto::PositionStatus {
+fn game_status(game: &Game) -> proto::PositionStatus {
+    let pos = game.position();
     let side = pos.side_to_move();
     let ended = pos.winner().is_some();
+    let status = if ended {
+        proto::GameStatus::Ended
+    } else if drawn(game).is_some() {
+        proto::GameStatus::Drawn
+    } else {
+        proto::GameStatus::Ongoing
+    };
     let checkers = if ended { Vec::new() } else { pos.attackers_of_general(side) };
     proto::PositionStatus {
-        status: if ended { proto::GameStatus::Ended } else { proto::GameStatus::Ongoing } as i32,
+        status: status as i32,
         in_check: !checkers.is_empty(),
         checkers: checkers.into_iter().map(point).collect(),
         side_to_move: player(side) as i32,
         fen: pos.to_text(),
-        eliminated: eliminated.iter().map(|&k| player(k) as i32).collect(),
+        eliminated: eliminated(game).iter().map(|&k| player(k) as i32).collect(),
         bikjang: false,
     }
-}
-
-fn game_status(game: &Game) -> proto::PositionStatus {
-    status(game.position(), &eliminated(game))
 }
 
 /// Does the mover, after playing, attack (or face) a rival general?
@@ -221,7 +245,8 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
     }
 }
 
-fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
+/// Three Kingdoms has one rule set (or none named).
+pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
     match proto::RuleSet::try_from(rule_set) {
         Ok(proto::RuleSet::Unspecified | proto::RuleSet::ThreeKingdomsV1) => Ok(()),
         _ => Err(bad_request(field, "Three Kingdoms is played under RULE_SET_THREE_KINGDOMS_V1")),
@@ -253,7 +278,9 @@ pub fn list_legal_moves(
     let game = game(position, "position", limits)?;
     let pos = game.position();
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    if drawn(&game).is_none() {
+        pos.legal_moves(&mut list);
+    }
     let mut moves: Vec<proto::Move> = list.iter().map(|&m| describe_move(pos, m)).collect();
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
@@ -302,7 +329,7 @@ pub fn validate_move(
         m
     };
     metrics::counter!("chuhe_positions_checked_total").increment(1);
-    if let Some((reason, detail)) = explain_illegal(game.position(), m) {
+    if let Some((reason, detail)) = explain_illegal_in(&game, m) {
         return Ok(proto::ValidateMoveResponse { legal: false, reason: reason as i32, detail, ..Default::default() });
     }
     let described = describe_move(game.position(), m);
@@ -327,7 +354,7 @@ pub fn validate_game(
     let mut game = Game::new(start);
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
-        if let Some(why) = explain_illegal(game.position(), m) {
+        if let Some(why) = explain_illegal_in(&game, m) {
             illegal = Some((i, m, why));
             break;
         }

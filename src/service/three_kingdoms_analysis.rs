@@ -1,40 +1,46 @@
-//! AnalysisService for Three Kingdoms: Analyze and Hint run the paranoid search of
-//! `search::three_kingdoms` on the engine's pool, with the shared table.
+//! AnalysisService for Three Kingdoms: the search of `search::three_kingdoms` on the
+//! engine's pool, with the shared table, for Analyze, AnalyzeStream, Hint and
+//! EvaluateDrawOffer.
 //!
 //! - Moves (`best_move`, `pv`, `search_moves`, `exclude_moves`) are point-name text.
-//! - One line is answered whatever `multipv` asks.
-//! - `Score.cp` is the side to move's strength less its strongest rival's (see the
+//! - `multipv` lines are the best moves of the side to move, each with an exact score.
+//! - `Score.cp` is the side to move's strength less the average of its rivals' (see the
 //!   search module); `Score.mate` is a decided game: positive when the side to move is
 //!   left as the last kingdom, negative when it is defeated, counting the moves of the
 //!   side to move (plies / 3, rounded up, as if all three kingdoms were in play).
-//! - AnalyzeStream and EvaluateDrawOffer answer UNIMPLEMENTED for Three Kingdoms.
+//! - EvaluateDrawOffer answers for the kingdom to move (`offered_by` is another kingdom
+//!   in play), by `search::three_kingdoms::judge_draw_offer`; its score is the kingdom
+//!   to move's value less its strongest rival's.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tokio::sync::oneshot;
 use tonic::Status;
 
+use super::analysis::{final_message, principal_variations, progress_message};
 use super::convert::ContentLimits;
-use super::engine::{CancelOnDrop, Engine, deadline};
+use super::engine::{Engine, GuardedStream, deadline};
 use super::errors::bad_request;
 use super::proto;
-use super::three_kingdoms::{describe_move, parse_moves, start_position};
+use super::three_kingdoms::{check_rule_set, describe_move, kingdom, parse_moves, start_position};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
-use crate::search::three_kingdoms::{self as search, Limits, Outcome, StopReason, WIN, WIN_BOUND};
+use crate::search::three_kingdoms::{
+    self as search, DrawAnswer, Limits, Outcome, Params, Report, StopReason, WIN, WIN_BOUND,
+};
 
+/// A search request, whichever RPC it came from.
 struct Job {
-    position: Position,
-    limits: Limits,
-    search_moves: Vec<Move>,
-    exclude_moves: Vec<Move>,
+    game: Game,
+    params: Params,
     budget: Option<Duration>,
 }
 
-/// The position after the record of `p`; an illegal move is INVALID_ARGUMENT.
-fn current(p: &proto::Position, content: ContentLimits) -> Result<Position, Status> {
+/// The game of the record of `p` under `rule_set`; an illegal move is
+/// INVALID_ARGUMENT.
+fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -> Result<Game, Status> {
+    check_rule_set(rule_set, "rule_set")?;
+    let p = p.ok_or_else(|| bad_request("position", "position is required"))?;
     let start = start_position(p, "position")?;
     let moves = parse_moves(p, "position", content)?;
     let mut game = Game::new(start);
@@ -43,7 +49,7 @@ fn current(p: &proto::Position, content: ContentLimits) -> Result<Position, Stat
             return Err(bad_request(format!("position.moves[{i}]"), format!("{m} is illegal")));
         }
     }
-    Ok(game.position().clone())
+    Ok(game)
 }
 
 fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
@@ -51,6 +57,27 @@ fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
         .enumerate()
         .map(|(i, t)| Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}"))))
         .collect()
+}
+
+/// The job of an Analyze request (AnalyzeStream's has the same fields).
+fn job(
+    engine: &Engine,
+    r: &proto::AnalyzeRequest,
+    content: ContentLimits,
+    client_timeout: Option<Duration>,
+) -> Result<Job, Status> {
+    let game = current(r.position.as_ref(), r.rule_set, content)?;
+    if r.multipv > 64 {
+        return Err(bad_request("multipv", "at most 64 lines"));
+    }
+    let l = r.limits.unwrap_or_default();
+    let params = Params {
+        limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
+        multipv: r.multipv.max(1) as usize,
+        search_moves: root_moves(&r.search_moves, "search_moves")?,
+        exclude_moves: root_moves(&r.exclude_moves, "exclude_moves")?,
+    };
+    Ok(Job { game, params, budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout) })
 }
 
 fn score(v: i32) -> proto::Score {
@@ -71,32 +98,54 @@ fn stop_reason(r: StopReason) -> proto::StopReason {
         StopReason::Time => proto::StopReason::Movetime,
         StopReason::Stopped => proto::StopReason::Cancelled,
         StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
+        StopReason::SingleMove => proto::StopReason::SingleMove,
         StopReason::Decided => proto::StopReason::MateFound,
     }
 }
 
-async fn run(engine: &Arc<Engine>, job: Job) -> Result<Outcome, Status> {
-    let permit = engine.admit().await?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let _cancel = CancelOnDrop(stop.clone());
-    let (tx, rx) = oneshot::channel();
-    let shared = engine.clone();
-    engine.spawn(permit, move || {
-        metrics::counter!("chuhe_searches_started_total").increment(1);
-        let outcome = search::search(
-            &job.position,
-            job.limits,
-            &job.search_moves,
-            &job.exclude_moves,
-            &shared.tt,
-            &stop,
-            deadline(job.budget),
-        );
-        metrics::counter!("chuhe_searches_finished_total").increment(1);
-        metrics::counter!("chuhe_search_nodes_total").increment(outcome.nodes);
-        let _ = tx.send(outcome);
-    })?;
-    rx.await.map_err(|_| Status::internal("search thread ended without an answer"))
+/// A line in point-name text, each move written in the position it is played in.
+fn line_text(pos: &Position, pv: &[Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut out = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            break;
+        }
+        out.push(pos.move_text(m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+/// The search so far (or at its end) as a stream message, not final.
+fn progress(pos: &Position, r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+    let lines = principal_variations(r.lines.iter().map(|l| (score(l.score), line_text(pos, &l.pv))));
+    progress_message(lines, (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
+}
+
+fn response(pos: &Position, out: &Outcome, hit_rate: f64) -> proto::AnalyzeResponse {
+    let p = progress(pos, &out.report, hit_rate);
+    proto::AnalyzeResponse {
+        lines: p.lines,
+        best_move: p.best_move,
+        ponder_move: p.ponder_move,
+        depth: p.depth,
+        seldepth: p.seldepth,
+        nodes: p.nodes,
+        nps: p.nps,
+        time_ms: p.time_ms,
+        hash_hit_rate: p.hash_hit_rate,
+        stop_reason: stop_reason(out.stop_reason) as i32,
+    }
+}
+
+/// Runs `job` on the calling (search) thread; `on_depth` sees each completed depth.
+fn run(engine: &Engine, job: &Job, stop: &std::sync::atomic::AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> Outcome {
+    metrics::counter!("chuhe_searches_started_total").increment(1);
+    let outcome = search::search(&job.game, &job.params, &engine.tt, stop, deadline(job.budget), on_depth);
+    metrics::counter!("chuhe_searches_finished_total").increment(1);
+    metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
+    outcome
 }
 
 pub async fn analyze(
@@ -105,48 +154,43 @@ pub async fn analyze(
     content: ContentLimits,
     client_timeout: Option<Duration>,
 ) -> Result<proto::AnalyzeResponse, Status> {
-    let p = r.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let position = current(p, content)?;
-    if r.multipv > 64 {
-        return Err(bad_request("multipv", "at most 64 lines"));
-    }
-    let l = r.limits.unwrap_or_default();
-    let job = Job {
-        position,
-        limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
-        search_moves: root_moves(&r.search_moves, "search_moves")?,
-        exclude_moves: root_moves(&r.exclude_moves, "exclude_moves")?,
-        budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout),
+    let job = job(engine, r, content, client_timeout)?;
+    engine
+        .run(move |engine, stop| {
+            let out = run(engine, &job, stop, &mut |_| {});
+            response(job.game.position(), &out, engine.tt.hit_rate())
+        })
+        .await
+}
+
+pub async fn analyze_stream(
+    engine: &Arc<Engine>,
+    r: &proto::AnalyzeStreamRequest,
+    content: ContentLimits,
+    client_timeout: Option<Duration>,
+) -> Result<GuardedStream<proto::AnalyzeStreamResponse>, Status> {
+    let request = proto::AnalyzeRequest {
+        position: r.position.clone(),
+        limits: r.limits,
+        multipv: r.multipv,
+        search_moves: r.search_moves.clone(),
+        exclude_moves: r.exclude_moves.clone(),
+        rule_set: r.rule_set,
     };
-    let started = Instant::now();
-    let mut pos = job.position.clone();
-    let out = run(engine, job).await?;
-    // The line in point-name text, each move written in the position it is played in.
-    let mut pv = Vec::new();
-    for &m in &out.pv {
-        if !pos.is_legal(m) {
-            break;
-        }
-        pv.push(pos.move_text(m));
-        pos.play_unchecked(m);
-    }
-    let secs = out.elapsed.as_secs_f64();
-    Ok(proto::AnalyzeResponse {
-        lines: if pv.is_empty() {
-            Vec::new()
-        } else {
-            vec![proto::PrincipalVariation { multipv: 1, score: Some(score(out.score)), pv: pv.clone() }]
-        },
-        best_move: pv.first().cloned().unwrap_or_default(),
-        ponder_move: pv.get(1).cloned().unwrap_or_default(),
-        depth: out.depth,
-        seldepth: out.seldepth,
-        nodes: out.nodes,
-        nps: if secs > 0.0 { (out.nodes as f64 / secs) as u64 } else { 0 },
-        time_ms: started.elapsed().as_millis() as u32,
-        hash_hit_rate: engine.tt.hit_rate(),
-        stop_reason: stop_reason(out.stop_reason) as i32,
-    })
+    let job = job(engine, &request, content, client_timeout)?;
+    engine
+        .stream(move |engine, stop, send| {
+            let pos = job.game.position();
+            let mut on_depth = |report: &Report| send(progress(pos, report, engine.tt.hit_rate()));
+            let out = run(engine, &job, stop, &mut on_depth);
+            send(final_message(response(pos, &out, engine.tt.hit_rate())));
+        })
+        .await
+}
+
+/// The thinking time of Hint and EvaluateDrawOffer: the request's, or 300 ms.
+fn think(engine: &Engine, movetime_ms: u32, client_timeout: Option<Duration>) -> Option<Duration> {
+    engine.budget(if movetime_ms > 0 { movetime_ms } else { 300 }, false, client_timeout)
 }
 
 pub async fn hint(
@@ -155,17 +199,45 @@ pub async fn hint(
     content: ContentLimits,
     client_timeout: Option<Duration>,
 ) -> Result<proto::HintResponse, Status> {
-    let p = r.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let position = current(p, content)?;
-    let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
-    let job = Job {
-        position: position.clone(),
-        limits: Limits::default(),
-        search_moves: Vec::new(),
-        exclude_moves: Vec::new(),
-        budget: engine.budget(ms, false, client_timeout),
-    };
-    let out = run(engine, job).await?;
+    let game = current(r.position.as_ref(), r.rule_set, content)?;
+    let position = game.position().clone();
+    let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, client_timeout) };
+    let out = engine.run(move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
     let best = out.best.ok_or_else(|| Status::failed_precondition("the game is over: one kingdom is left"))?;
-    Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: Some(score(out.score)) })
+    Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
+}
+
+pub async fn evaluate_draw_offer(
+    engine: &Arc<Engine>,
+    r: &proto::EvaluateDrawOfferRequest,
+    content: ContentLimits,
+    client_timeout: Option<Duration>,
+) -> Result<proto::EvaluateDrawOfferResponse, Status> {
+    let game = current(r.position.as_ref(), r.rule_set, content)?;
+    let pos = game.position();
+    if pos.winner().is_some() {
+        return Err(Status::failed_precondition("the game is over: one kingdom is left"));
+    }
+    let by = kingdom(r.offered_by).ok_or_else(|| bad_request("offered_by", "name SHU, WU or WEI"))?;
+    if pos.is_defeated(by) || by == pos.side_to_move() {
+        return Err(bad_request(
+            "offered_by",
+            format!("the offer must come from a kingdom in play other than {}, which answers it", pos.side_to_move()),
+        ));
+    }
+    let budget = think(engine, r.movetime_ms, client_timeout);
+    let verdict = engine
+        .run(move |engine, stop| search::judge_draw_offer(&game, Limits::default(), &engine.tt, stop, deadline(budget)))
+        .await?;
+    let reason = match verdict.answer {
+        DrawAnswer::StandsWorse => proto::DrawOfferReason::StandsWorse,
+        DrawAnswer::LevelAndQuiet => proto::DrawOfferReason::LevelAndQuiet,
+        DrawAnswer::StandsBetter => proto::DrawOfferReason::StandsBetter,
+        DrawAnswer::NotQuiet => proto::DrawOfferReason::NotQuiet,
+    };
+    Ok(proto::EvaluateDrawOfferResponse {
+        accept: verdict.answer.accept(),
+        score: Some(score(verdict.score)),
+        reason: reason as i32,
+    })
 }

@@ -325,7 +325,14 @@ impl Position {
     /// won).
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
-        self.generate::<false, false>(list);
+        self.generate::<false, false, false>(list);
+    }
+
+    /// Appends the legal captures of the side to move to `list` (the legal moves onto
+    /// a rival piece, generals included).
+    #[inline]
+    pub fn legal_captures(&self, list: &mut MoveList) {
+        self.generate::<false, false, true>(list);
     }
 
     /// How many legal moves there are.
@@ -338,19 +345,19 @@ impl Position {
     /// Does the side to move have a legal move? Stops at the first one.
     pub(super) fn has_legal_move(&self) -> bool {
         let mut list = MoveList::new();
-        self.generate::<true, false>(&mut list)
+        self.generate::<true, false, false>(&mut list)
     }
 
     /// Appends every move the side to move's pieces can make, whether or not it
     /// leaves its general attacked or facing a rival general (for explaining why a
     /// move is illegal).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
-        self.generate::<false, true>(list);
+        self.generate::<false, true, false>(list);
     }
 
     /// Appends the legal moves to `list`; with `FIRST`, stops after the first and
-    /// returns whether there was one.
-    fn generate<const FIRST: bool, const PSEUDO: bool>(&self, list: &mut MoveList) -> bool {
+    /// returns whether there was one; with `CAPTURES`, only the captures.
+    fn generate<const FIRST: bool, const PSEUDO: bool, const CAPTURES: bool>(&self, list: &mut MoveList) -> bool {
         let us = self.side.index();
         let king = self.generals[us] as usize;
         if self.controller[us].index() != us || self.live_count() < 2 {
@@ -367,7 +374,9 @@ impl Position {
         macro_rules! emit {
             ($from:expr, $to:expr) => {{
                 let (from, to) = ($from, $to);
-                if PSEUDO || !guard.needs_test(from, to) || !self.exposed_after(us, king, from, to) {
+                if CAPTURES && b[to] == EMPTY {
+                    // Not a capture.
+                } else if PSEUDO || !guard.needs_test(from, to) || !self.exposed_after(us, king, from, to) {
                     list.push(Move::from_indices(from, to));
                     if FIRST {
                         return true;
