@@ -80,10 +80,12 @@ async fn analyze_honours_the_client_deadline() {
         limits: limits(0, 5_000),
         ..Default::default()
     });
-    request.set_timeout(Duration::from_millis(300));
+    // One second leaves the server a 50 ms margin, which holds even on a loaded machine
+    // (with 300 ms the margin is 15 ms, which a busy scheduler can eat).
+    request.set_timeout(Duration::from_millis(1000));
     let start = Instant::now();
     let resp = client.analyze(request).await.unwrap().into_inner();
-    assert!(start.elapsed() < Duration::from_millis(300), "{:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_millis(1000), "{:?}", start.elapsed());
     assert!(!resp.best_move.is_empty());
 }
 
