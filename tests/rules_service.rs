@@ -20,7 +20,6 @@ fn position(fen: &str, moves: &str) -> proto::Position {
     }
 }
 
-
 #[test]
 fn asian_rules_judge_chases_and_warn_of_forbidden_cycles() {
     let fen = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";

@@ -22,7 +22,6 @@ fn position(fen: &str, moves: &str) -> proto::Position {
     }
 }
 
-
 /// A long legal record: the horses go out and back.
 fn shuffle(plies: usize) -> String {
     ["b0c2", "b9c7", "c2b0", "c7b9"].iter().cycle().take(plies).copied().collect::<Vec<_>>().join(" ")

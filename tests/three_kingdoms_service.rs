@@ -24,7 +24,6 @@ fn position(fen: &str, moves: &[String]) -> proto::Position {
     }
 }
 
-
 #[tokio::test]
 async fn legal_moves_from_the_start() {
     let (channel, _stop) = start().await;
