@@ -10,18 +10,26 @@ fn opening_book_is_legal() {
     assert!(chuhe::selfplay::read_openings("h2e2 h2e2").is_err());
 }
 
-#[test]
-fn a_short_match_runs_to_the_end() {
+/// Runs a two-game match of the built engine against itself with these budget flags;
+/// the printed games and score.
+fn short_match(budget: &[&str]) -> String {
     let exe = env!("CARGO_BIN_EXE_chuhe");
     let out = Command::new(exe)
         .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci --hash-mb 1")])
-        .args(["--games", "2", "--movetime", "5", "--max-plies", "30"])
+        .args(["--games", "2"])
+        .args(budget)
         .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text.lines().filter(|l| l.starts_with("game ")).count(), 2, "{text}");
+    text
+}
+
+#[test]
+fn a_short_match_runs_to_the_end() {
+    let text = short_match(&["--movetime", "5", "--max-plies", "30"]);
     assert!(text.lines().last().unwrap().starts_with("A: +"), "{text}");
 }
 
@@ -36,19 +44,7 @@ fn elo_estimate_is_symmetric() {
 
 #[test]
 fn a_match_at_fixed_nodes_is_repeatable() {
-    let exe = env!("CARGO_BIN_EXE_chuhe");
-    let run = || {
-        let out = Command::new(exe)
-            .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci --hash-mb 1")])
-            .args(["--games", "2", "--nodes", "300", "--max-plies", "24"])
-            .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let first = run();
-    assert_eq!(first.lines().filter(|l| l.starts_with("game ")).count(), 2, "{first}");
+    let budget = ["--nodes", "300", "--max-plies", "24"];
     // Node budgets make the games independent of timing: the same moves both times.
-    assert_eq!(first, run());
+    assert_eq!(short_match(&budget), short_match(&budget));
 }
