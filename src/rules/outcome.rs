@@ -125,6 +125,17 @@ pub struct Ruling {
 }
 
 impl Ruling {
+    /// A game ended at `ply` by `termination`, with no cycle, chase or count to show yet.
+    pub fn decided(
+        ply: usize,
+        result: GameResult,
+        termination: Termination,
+        at_fault: Option<Color>,
+        explanation: String,
+    ) -> Ruling {
+        Ruling { result, termination: Some(termination), at_fault, explanation, ..Ruling::ongoing(ply) }
+    }
+
     pub fn ongoing(plies: usize) -> Ruling {
         Ruling {
             result: GameResult::Ongoing,

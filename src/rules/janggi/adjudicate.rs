@@ -151,7 +151,7 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
     let mover = pos.turn();
     match pos.status() {
         Status::Checkmate | Status::Stalemate => {
-            return Some(decided(
+            return Some(Ruling::decided(
                 ply,
                 GameResult::Win(mover.other()),
                 Termination::Checkmate,
@@ -161,9 +161,13 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
         }
         Status::Ended => {
             return Some(match rules {
-                RuleSet::CasualV1 => {
-                    decided(ply, GameResult::Draw, Termination::DoublePass, None, "two passes in a row: draw".into())
-                }
+                RuleSet::CasualV1 => Ruling::decided(
+                    ply,
+                    GameResult::Draw,
+                    Termination::DoublePass,
+                    None,
+                    "two passes in a row: draw".into(),
+                ),
                 RuleSet::TournamentV1 => counted(pos, ply, Termination::DoublePass, "two passes in a row"),
             });
         }
@@ -185,7 +189,7 @@ fn counted(pos: &Position, ply: usize, termination: Termination, why: &str) -> R
     let points = count_points(pos);
     let winner = if points[0] > points[1] { Color::Red } else { Color::Black };
     let show = |t: u32| format!("{}.{}", t / 10, t % 10);
-    let mut r = decided(
+    let mut r = Ruling::decided(
         ply,
         GameResult::Win(winner),
         termination,
@@ -227,7 +231,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     let first_mover = game.plies()[first - 1].mover;
     let span = format!("plies {first}-{last}");
     let mut r = match perpetual_checkers(first_mover, &plies) {
-        [true, true] => decided(
+        [true, true] => Ruling::decided(
             ply,
             GameResult::Draw,
             Termination::MutualPerpetualCheck,
@@ -237,7 +241,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
         [red_all @ true, false] | [red_all @ false, true] => {
             let culprit = if red_all { Color::Red } else { Color::Black };
             let mut r = match rules {
-                RuleSet::CasualV1 => decided(
+                RuleSet::CasualV1 => Ruling::decided(
                     ply,
                     GameResult::Draw,
                     Termination::RepetitionDraw,
@@ -247,7 +251,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
                         side_name(culprit)
                     ),
                 ),
-                RuleSet::TournamentV1 => decided(
+                RuleSet::TournamentV1 => Ruling::decided(
                     ply,
                     GameResult::Win(culprit.other()),
                     Termination::PerpetualCheck,
@@ -261,7 +265,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
             r.checking_plies = plies_of(culprit, first_mover, &plies, first);
             r
         }
-        [false, false] => decided(
+        [false, false] => Ruling::decided(
             ply,
             GameResult::Draw,
             Termination::RepetitionDraw,
@@ -278,47 +282,36 @@ fn judge_events(game: &Game, rules: RuleSet, events: &[Event]) -> Option<Ruling>
     let e = events.iter().find(|e| e.ply == ply)?;
     let name = side_name;
     Some(match e.kind {
-        EventKind::Resign(c) => {
-            decided(ply, GameResult::Win(c.other()), Termination::Resignation, Some(c), format!("{} resigns", name(c)))
-        }
-        EventKind::Timeout(c) => decided(
+        EventKind::Resign(c) => Ruling::decided(
+            ply,
+            GameResult::Win(c.other()),
+            Termination::Resignation,
+            Some(c),
+            format!("{} resigns", name(c)),
+        ),
+        EventKind::Timeout(c) => Ruling::decided(
             ply,
             GameResult::Win(c.other()),
             Termination::Timeout,
             Some(c),
             format!("{} ran out of time", name(c)),
         ),
-        EventKind::DrawAgreed => decided(ply, GameResult::Draw, Termination::AgreedDraw, None, "draw agreed".into()),
+        EventKind::DrawAgreed => {
+            Ruling::decided(ply, GameResult::Draw, Termination::AgreedDraw, None, "draw agreed".into())
+        }
         EventKind::BikjangClaim(c) => match rules {
-            RuleSet::CasualV1 => {
-                decided(ply, GameResult::Draw, Termination::Bikjang, None, format!("{} claims bikjang: draw", name(c)))
-            }
+            RuleSet::CasualV1 => Ruling::decided(
+                ply,
+                GameResult::Draw,
+                Termination::Bikjang,
+                None,
+                format!("{} claims bikjang: draw", name(c)),
+            ),
             RuleSet::TournamentV1 => {
                 counted(game.position(), ply, Termination::Bikjang, &format!("{} claims bikjang", name(c)))
             }
         },
     })
-}
-
-fn decided(
-    ply: usize,
-    result: GameResult,
-    termination: Termination,
-    at_fault: Option<Color>,
-    explanation: String,
-) -> Ruling {
-    Ruling {
-        result,
-        termination: Some(termination),
-        at_fault,
-        decided_at_ply: ply,
-        cycle: None,
-        checking_plies: Vec::new(),
-        chases: Vec::new(),
-        points: None,
-        moves_after_end: 0,
-        explanation,
-    }
 }
 
 #[cfg(test)]

@@ -171,7 +171,7 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
         Status::Ongoing => {}
         status => {
             let termination = if status == Status::Checkmate { Termination::Checkmate } else { Termination::Stalemate };
-            return Some(decided(
+            return Some(Ruling::decided(
                 ply,
                 GameResult::Win(mover.other()),
                 termination,
@@ -184,7 +184,7 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
         return Some(r);
     }
     if pos.attacking_pieces(Color::Red) == 0 && pos.attacking_pieces(Color::Black) == 0 {
-        return Some(decided(
+        return Some(Ruling::decided(
             ply,
             GameResult::Draw,
             Termination::InsufficientMaterial,
@@ -209,7 +209,7 @@ pub fn judge_position(game: &Game, rules: RuleSet) -> Option<Ruling> {
             } else {
                 String::new()
             };
-            return Some(decided(
+            return Some(Ruling::decided(
                 ply,
                 GameResult::Draw,
                 Termination::MoveLimit,
@@ -327,7 +327,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     };
     let mut r = match verdict {
         CycleVerdict::Repetition => repetition_draw(ply),
-        CycleVerdict::MutualPerpetualCheck => decided(
+        CycleVerdict::MutualPerpetualCheck => Ruling::decided(
             ply,
             GameResult::Draw,
             Termination::MutualPerpetualCheck,
@@ -335,7 +335,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
             format!("third repetition with both sides checking on every move ({span}): draw"),
         ),
         CycleVerdict::PerpetualCheck(culprit) => {
-            let mut r = decided(
+            let mut r = Ruling::decided(
                 ply,
                 GameResult::Win(culprit.other()),
                 Termination::PerpetualCheck,
@@ -349,7 +349,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
             r
         }
         CycleVerdict::MutualPerpetualChase(steps) => {
-            let mut r = decided(
+            let mut r = Ruling::decided(
                 ply,
                 GameResult::Draw,
                 Termination::MutualPerpetualChase,
@@ -363,7 +363,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
             let victim = steps.last().map_or(String::new(), |s| {
                 format!("the {} {} (on {} at ply {}) ", culprit.other().name(), s.chased_kind.name(), s.chased, s.ply)
             });
-            let mut r = decided(
+            let mut r = Ruling::decided(
                 ply,
                 GameResult::Win(culprit.other()),
                 Termination::PerpetualChase,
@@ -382,7 +382,7 @@ fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
 }
 
 fn repetition_draw(ply: usize) -> Ruling {
-    decided(
+    Ruling::decided(
         ply,
         GameResult::Draw,
         Termination::RepetitionDraw,
@@ -468,38 +468,23 @@ fn judge_events(game: &Game, events: &[Event]) -> Option<Ruling> {
     // A bikjang claim means nothing in Xiangqi, where the generals never face.
     let e = events.iter().find(|e| e.ply == ply && !matches!(e.kind, EventKind::BikjangClaim(_)))?;
     Some(match e.kind {
-        EventKind::Resign(c) => {
-            decided(ply, GameResult::Win(c.other()), Termination::Resignation, Some(c), format!("{} resigns", c.name()))
-        }
-        EventKind::Timeout(c) => decided(
+        EventKind::Resign(c) => Ruling::decided(
+            ply,
+            GameResult::Win(c.other()),
+            Termination::Resignation,
+            Some(c),
+            format!("{} resigns", c.name()),
+        ),
+        EventKind::Timeout(c) => Ruling::decided(
             ply,
             GameResult::Win(c.other()),
             Termination::Timeout,
             Some(c),
             format!("{} ran out of time", c.name()),
         ),
-        EventKind::DrawAgreed => decided(ply, GameResult::Draw, Termination::AgreedDraw, None, "draw agreed".into()),
+        EventKind::DrawAgreed => {
+            Ruling::decided(ply, GameResult::Draw, Termination::AgreedDraw, None, "draw agreed".into())
+        }
         EventKind::BikjangClaim(_) => return None,
     })
-}
-
-fn decided(
-    ply: usize,
-    result: GameResult,
-    termination: Termination,
-    at_fault: Option<Color>,
-    explanation: String,
-) -> Ruling {
-    Ruling {
-        result,
-        termination: Some(termination),
-        at_fault,
-        decided_at_ply: ply,
-        cycle: None,
-        checking_plies: Vec::new(),
-        chases: Vec::new(),
-        points: None,
-        moves_after_end: 0,
-        explanation,
-    }
 }
