@@ -53,6 +53,17 @@ pub fn plies_of(side: Color, first_mover: Color, plies: &[CyclePly], first: usiz
     movers(first_mover, plies).enumerate().filter(|&(_, c)| c == side).map(|(k, _)| first + k).collect()
 }
 
+/// The plies `i` of `span` (oldest first) after which the position stood, where
+/// `key_after(i)` is its key then: when the position after the span's last ply stands
+/// there for at least the third time, the plies of its last three occurrences, oldest
+/// first.
+pub fn third_occurrence(span: std::ops::RangeInclusive<usize>, key_after: impl Fn(usize) -> u64) -> Option<[usize; 3]> {
+    let key = key_after(*span.end());
+    let mut found = span.rev().filter(|&i| key_after(i) == key);
+    let (last, middle, first) = (found.next()?, found.next()?, found.next()?);
+    Some([first, middle, last])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +90,13 @@ mod tests {
         let mut plies = vec![ply(true), ply(true)];
         plies[0].kept_turn = true;
         assert_eq!(perpetual_checkers(Color::Black, &plies), [false, true]);
+    }
+
+    #[test]
+    fn the_last_three_occurrences_are_found() {
+        let keys = [7, 1, 7, 2, 7, 3, 7];
+        assert_eq!(third_occurrence(0..=6, |i| keys[i]), Some([2, 4, 6]));
+        assert_eq!(third_occurrence(3..=6, |i| keys[i]), None);
+        assert_eq!(third_occurrence(0..=5, |i| keys[i]), None);
     }
 }

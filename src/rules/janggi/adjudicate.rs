@@ -16,7 +16,7 @@
 
 use crate::rules::Status;
 use crate::rules::outcome::{Event, EventKind, GameResult, Ruling, Termination};
-use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of};
+use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of, third_occurrence};
 use crate::rules::types::{Color, Move, PieceKind};
 
 use super::{Game, IllegalReason, Position, side_name};
@@ -220,13 +220,8 @@ pub fn cycle_loser(first_mover: Color, plies: &[CyclePly], rules: RuleSet) -> Op
 /// cycle since its previous occurrence.
 fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     let ply = game.plies().len();
-    let key = game.position().key();
-    let occurrences: Vec<usize> = (game.capture_horizon()..=ply).filter(|&i| game.key_before(i) == key).collect();
-    let n = occurrences.len();
-    if n < 3 {
-        return None;
-    }
-    let (first, last) = (occurrences[n - 2] + 1, ply);
+    let [_, previous, _] = third_occurrence(game.capture_horizon()..=ply, |i| game.key_before(i))?;
+    let (first, last) = (previous + 1, ply);
     let plies: Vec<CyclePly> = game.plies()[first - 1..last].iter().map(|p| p.cycle()).collect();
     let first_mover = game.plies()[first - 1].mover;
     let span = format!("plies {first}-{last}");

@@ -14,7 +14,7 @@
 use crate::rules::Status;
 use crate::rules::history::Game;
 use crate::rules::outcome::{ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
-use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of};
+use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of, third_occurrence};
 use crate::rules::types::{Color, Move, Square};
 
 use super::chase::{ThreatRule, move_threats};
@@ -307,13 +307,8 @@ pub fn judge_cycle(
 /// `TournamentV1`, over the stretch since the first of the three.
 fn judge_repetition(game: &Game, rules: RuleSet) -> Option<Ruling> {
     let ply = game.plies().len();
-    let key = game.position().key();
-    let occurrences: Vec<usize> = (game.capture_horizon()..=ply).filter(|&i| game.key_before(i) == key).collect();
-    let n = occurrences.len();
-    if n < 3 {
-        return None;
-    }
-    let since = if rules == RuleSet::TournamentV1 { occurrences[n - 3] } else { occurrences[n - 2] };
+    let [oldest, previous, _] = third_occurrence(game.capture_horizon()..=ply, |i| game.key_before(i))?;
+    let since = if rules == RuleSet::TournamentV1 { oldest } else { previous };
     // Plies since+1 ..= ply form the span judged; ply i was played by the side to move
     // before it.
     let (first, last) = (since + 1, ply);
