@@ -5,10 +5,12 @@ use std::future::Future;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio_stream::StreamExt;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 
 use super::analysis::Analysis;
+use super::connection::Connection;
 use super::convert::ContentLimits;
 use super::engine::{Engine, EngineConfig};
 use super::middleware::GrpcLayer;
@@ -100,7 +102,10 @@ pub async fn serve(
         .add_service(notations)
         // Without TCP_NODELAY a response written in two pieces waits for the client's
         // delayed acknowledgement (about 40 ms).
-        .serve_with_incoming_shutdown(TcpIncoming::from(listener).with_nodelay(Some(true)), signal);
+        .serve_with_incoming_shutdown(
+            TcpIncoming::from(listener).with_nodelay(Some(true)).map(|stream| stream.map(Connection::from)),
+            signal,
+        );
 
     let grace = config.grace_period;
     tokio::select! {
