@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
 use chuhe::service::server::ServerConfig;
+use prost::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tonic::Code;
@@ -40,15 +41,18 @@ async fn list_legal_moves_from_the_start() {
         .unwrap()
         .into_inner();
     assert_eq!(resp.moves.len(), 44);
+    // Under 1 KiB with its gRPC frame header: HTTP/2 then batches such responses.
+    assert!(resp.encoded_len() + 5 < 1024, "start position's list is {} bytes", resp.encoded_len());
     assert!(resp.moves.windows(2).all(|w| w[0].iccs < w[1].iccs), "ordered by move text");
     let cannon = resp.moves.iter().find(|m| m.iccs == "h2e2").expect("h2e2 listed");
     assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
     assert_eq!(cannon.from, Some(proto::Point { file: 7, rank: 2, name: String::new() }), "h2, without a name");
-    assert_eq!(cannon.player, proto::Player::Red as i32);
+    assert_eq!(cannon.player, proto::Player::Unspecified as i32, "the mover is named once, in the status");
     let capture = resp.moves.iter().find(|m| m.iccs == "h2h9").expect("cannon takes horse");
     assert_eq!(capture.captured, proto::PieceKind::Horse as i32);
     let status = resp.status.unwrap();
     assert_eq!(status.status, proto::GameStatus::Ongoing as i32);
+    assert_eq!(status.side_to_move, proto::Player::Red as i32);
     assert!(!status.in_check);
 
     // After moves, in check, with the checker named.

@@ -45,7 +45,7 @@ async fn legal_moves_from_the_start() {
     assert_eq!(cannon.from.as_ref().unwrap().name, "Rh3");
     assert_eq!(cannon.to.as_ref().unwrap().name, "Rg3");
     assert_eq!(cannon.piece, proto::PieceKind::Cannon as i32);
-    assert_eq!(cannon.player, proto::Player::Shu as i32);
+    assert_eq!(cannon.player, proto::Player::Unspecified as i32, "the mover is named once, in the status");
 
     // Without flag bearers: the position text says so.
     let resp = rules

@@ -494,6 +494,15 @@ pub fn describe_moves(pos: &Position, moves: &[Move]) -> Vec<proto::Move> {
         .collect()
 }
 
+/// Clears `player` in the moves of a list: they are all the side to move's, which the
+/// list's status names once. (It keeps the start position's list under 1 KiB, the
+/// size up to which HTTP/2 sends many responses in one write.)
+pub fn clear_mover(moves: &mut [proto::Move]) {
+    for m in moves {
+        m.player = proto::Player::Unspecified as i32;
+    }
+}
+
 /// The ICCS text of a move (file letter and rank digit of each point), without the
 /// formatting machinery of `to_string`.
 fn iccs(m: Move) -> String {

@@ -39,6 +39,7 @@ pub fn list_legal_moves(
         *slot = m;
     }
     let mut moves = game.describe_moves(list.as_slice());
+    convert::clear_mover(&mut moves);
     if !notations.is_empty() {
         for (described, &m) in moves.iter_mut().zip(list.iter()) {
             described.notations = game.render(m, &notations);

@@ -28,7 +28,7 @@
 
 use tonic::Status;
 
-use super::convert::ContentLimits;
+use super::convert::{self, ContentLimits};
 use super::errors::bad_request;
 use super::proto;
 use crate::rules::three_kingdoms::outcome::{self, Event, EventKind, Game, GameResult, Termination};
@@ -283,6 +283,7 @@ pub fn list_legal_moves(
     }
     let mut moves: Vec<proto::Move> = list.iter().map(|&m| describe_move(pos, m)).collect();
     moves.sort_by(|a, b| a.iccs.cmp(&b.iccs));
+    convert::clear_mover(&mut moves);
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
     Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(&game)) })
