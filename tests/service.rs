@@ -71,6 +71,42 @@ async fn list_legal_moves_from_the_start() {
 }
 
 #[tokio::test]
+async fn list_legal_moves_of_ended_positions() {
+    let server = start(ServerConfig::default()).await;
+    let mut client = server.rules().await;
+    let list = |fen: &str| proto::ListLegalMovesRequest { position: Some(position(fen, "")), ..Default::default() };
+    let list_janggi = |fen: &str| proto::ListLegalMovesRequest {
+        position: Some(proto::Position { variant: proto::Variant::Janggi as i32, ..position(fen, "") }),
+        ..Default::default()
+    };
+    let point = |file, rank| proto::Point { file, rank, name: String::new() };
+
+    // Chariots on a9 (check) and a8; the Red general holds the d-file.
+    let resp = client.list_legal_moves(list("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1")).await.unwrap().into_inner();
+    assert!(resp.moves.is_empty());
+    let status = resp.status.unwrap();
+    assert_eq!(status.status, proto::GameStatus::Checkmate as i32);
+    assert!(status.in_check);
+    assert_eq!(status.checkers, [point(0, 9)]);
+    assert_eq!(status.side_to_move, proto::Player::Black as i32);
+
+    // Not in check, no move: Xiangqi stalemate.
+    let resp = client.list_legal_moves(list("4k4/R8/9/9/9/9/9/9/9/3K1R3 b - - 0 1")).await.unwrap().into_inner();
+    assert!(resp.moves.is_empty());
+    let status = resp.status.unwrap();
+    assert_eq!(status.status, proto::GameStatus::Stalemate as i32);
+    assert!(!status.in_check && status.checkers.is_empty());
+
+    // Janggi: the back-rank chariot checks, the other holds the palace: no move, not even a pass.
+    let resp =
+        client.list_legal_moves(list_janggi("4k4/9/9/9/9/9/9/3r5/9/4K1r2 w - - 0 1")).await.unwrap().into_inner();
+    assert!(resp.moves.is_empty());
+    let status = resp.status.unwrap();
+    assert_eq!(status.status, proto::GameStatus::Checkmate as i32);
+    assert_eq!(status.checkers, [point(6, 0)]);
+}
+
+#[tokio::test]
 async fn bad_inputs_are_invalid_argument_naming_the_field() {
     let server = start(ServerConfig { max_game_plies: 100, ..Default::default() }).await;
     let mut client = server.rules().await;

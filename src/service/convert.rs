@@ -291,13 +291,20 @@ impl AnyGame {
 
     /// The status of the current position.
     pub fn status(&self) -> proto::PositionStatus {
-        match self {
-            AnyGame::Xiangqi(g) => status(g.position()),
-            AnyGame::Janggi(g) => {
-                let pos = g.position();
-                position_status(pos.status(), pos.in_check(), pos.checkers(), pos.turn(), self.fen(), pos.bikjang())
-            }
-        }
+        self.describe_status(each!(self, g => g.position().status()))
+    }
+
+    /// [`AnyGame::status`] when the legal moves are already known.
+    pub fn status_given(&self, legal_moves: &[Move]) -> proto::PositionStatus {
+        self.describe_status(each!(self, g => g.position().status_given(!legal_moves.is_empty())))
+    }
+
+    fn describe_status(&self, status: BoardStatus) -> proto::PositionStatus {
+        let bikjang = matches!(self, AnyGame::Janggi(g) if g.position().bikjang());
+        each!(self, g => {
+            let pos = g.position();
+            position_status(status, pos.in_check(), pos.checkers(), pos.turn(), self.fen(), bikjang)
+        })
     }
 
     /// Legal moves described for the API.
@@ -533,11 +540,6 @@ fn describe(b: &Board, turn: Color, m: Move, gives_check: bool) -> proto::Move {
         notations: Vec::new(),
         warning: proto::MoveWarning::Unspecified as i32,
     }
-}
-
-pub fn status(pos: &Position) -> proto::PositionStatus {
-    let fen = fen::format(&pos.to_setup());
-    position_status(pos.status(), pos.in_check(), pos.checkers(), pos.turn(), fen, false)
 }
 
 fn position_status(

@@ -52,7 +52,7 @@ pub fn list_legal_moves(
     }
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
-    Ok(proto::ListLegalMovesResponse { moves, status: Some(game.status()) })
+    Ok(proto::ListLegalMovesResponse { moves, status: Some(game.status_given(list.as_slice())) })
 }
 
 pub fn validate_move(

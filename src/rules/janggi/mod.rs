@@ -443,6 +443,17 @@ impl Position {
             Status::Ongoing
         }
     }
+
+    /// [`Position::status`] for a caller that has already generated the legal moves.
+    pub fn status_given(&self, has_legal_move: bool) -> Status {
+        if self.passes >= 2 {
+            Status::Ended
+        } else if !has_legal_move && self.in_check() {
+            Status::Checkmate
+        } else {
+            Status::Ongoing
+        }
+    }
 }
 
 impl fmt::Debug for Position {

@@ -329,7 +329,12 @@ impl Position {
 
     /// Ongoing, or lost for the side to move by checkmate or stalemate.
     pub fn status(&self) -> Status {
-        if self.legal_move_count() > 0 {
+        self.status_given(self.legal_move_count() > 0)
+    }
+
+    /// [`Position::status`] for a caller that has already generated the legal moves.
+    pub fn status_given(&self, has_legal_move: bool) -> Status {
+        if has_legal_move {
             Status::Ongoing
         } else if self.in_check() {
             Status::Checkmate
