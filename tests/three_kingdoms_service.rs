@@ -3,6 +3,7 @@
 use chuhe::service::proto::{
     self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
 };
+use tonic::Code;
 use tonic::transport::Channel;
 
 mod common;
@@ -580,7 +581,7 @@ async fn list(rules: &mut RulesServiceClient<Channel>, fen: &str, moves: &[Strin
 #[tokio::test]
 async fn the_status_shows_a_drawn_game() {
     let (channel, _stop) = start().await;
-    let mut rules = RulesServiceClient::new(channel);
+    let mut rules = RulesServiceClient::new(channel.clone());
     let ongoing = proto::GameStatus::Ongoing as i32;
     let drawn = proto::GameStatus::Drawn as i32;
     // The third occurrence of the start position after two cycles of twelve plies.
@@ -628,6 +629,38 @@ async fn the_status_shows_a_drawn_game() {
         .into_inner();
     assert_eq!(judged.termination, proto::Termination::MoveLimit as i32);
     assert_eq!(judged.final_status.unwrap().status, drawn);
+
+    // Analysis of a drawn record has nothing to search; a hint or a draw offer is refused.
+    let mut analysis = AnalysisServiceClient::new(channel);
+    for (fen, record) in [("startpos", &moves[..12]), (near.as_str(), &moves[..2])] {
+        let r = analysis
+            .analyze(proto::AnalyzeRequest {
+                position: Some(position(fen, record)),
+                limits: Some(proto::SearchLimits { depth: 3, ..Default::default() }),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(r.stop_reason, proto::StopReason::NoLegalMoves as i32);
+        assert!(r.best_move.is_empty() && r.lines.is_empty() && r.nodes == 0);
+        let e = analysis
+            .hint(proto::HintRequest { position: Some(position(fen, record)), ..Default::default() })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::FailedPrecondition);
+        assert!(e.message().contains("the game is over"), "{}", e.message());
+        let e = analysis
+            .evaluate_draw_offer(proto::EvaluateDrawOfferRequest {
+                position: Some(position(fen, record)),
+                offered_by: proto::Player::Wu as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), Code::FailedPrecondition);
+        assert!(e.message().contains("third time") || e.message().contains("180"), "{}", e.message());
+    }
 }
 
 #[tokio::test]

@@ -610,7 +610,8 @@ fn game_keys(game: &Game) -> Vec<u64> {
 /// Searches the current position of `game` for its side to move by iterative
 /// deepening until a limit, the stop flag or the deadline; the game's positions since
 /// its last capture or defeat count for repetitions. `on_depth` sees each completed
-/// depth.
+/// depth. A record that has ended (won, or drawn by repetition or the quiet-ply limit)
+/// has no move to search, as it lists none.
 pub fn search(
     game: &Game,
     params: &Params,
@@ -623,7 +624,9 @@ pub fn search(
     tt.new_search();
     let pos = game.position();
     let mut all = MoveList::new();
-    pos.legal_moves(&mut all);
+    if game.ending().is_none() {
+        pos.legal_moves(&mut all);
+    }
     let roots: Vec<Move> = all
         .iter()
         .copied()

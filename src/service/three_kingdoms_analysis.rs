@@ -52,6 +52,14 @@ fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -
     Ok(game)
 }
 
+/// FAILED_PRECONDITION naming how the game ended, if it has.
+fn check_not_over(game: &Game) -> Result<(), Status> {
+    match game.ending() {
+        Some((_, _, why)) => Err(Status::failed_precondition(format!("the game is over: {why}"))),
+        None => Ok(()),
+    }
+}
+
 fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
     list.iter()
         .enumerate()
@@ -200,10 +208,11 @@ pub async fn hint(
     client_timeout: Option<Duration>,
 ) -> Result<proto::HintResponse, Status> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
+    check_not_over(&game)?;
     let position = game.position().clone();
     let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, client_timeout) };
     let out = engine.run(move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
-    let best = out.best.ok_or_else(|| Status::failed_precondition("the game is over: one kingdom is left"))?;
+    let best = out.best.ok_or_else(|| Status::failed_precondition("the side to move has no legal move"))?;
     Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
 }
 
@@ -214,10 +223,8 @@ pub async fn evaluate_draw_offer(
     client_timeout: Option<Duration>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Status> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
+    check_not_over(&game)?;
     let pos = game.position();
-    if pos.winner().is_some() {
-        return Err(Status::failed_precondition("the game is over: one kingdom is left"));
-    }
     let by = kingdom(r.offered_by).ok_or_else(|| bad_request("offered_by", "name SHU, WU or WEI"))?;
     if pos.is_defeated(by) || by == pos.side_to_move() {
         return Err(bad_request(
