@@ -24,6 +24,14 @@ use chuhe::telemetry::{self, LogFormat};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `println!` that hands a failed write back as a [`Failure`] instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err(Failure::from)?
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "chuhe", version, about = "Xiangqi, Janggi and Three Kingdoms rules and analysis")]
 struct Cli {
@@ -243,11 +251,12 @@ fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
         to: args.to.proto() as i32,
     };
     let limits = ContentLimits { max_game_plies: usize::MAX };
-    let r = chuhe::service::notation::convert_moves(&request, limits).map_err(|s| Failure(s.message().to_string()))?;
+    let r = chuhe::service::notation::convert_moves(&request, limits)
+        .map_err(|s| Failure::Message(s.message().to_string()))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+        out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
     } else {
-        println!("{}", r.moves.join(" "));
+        out!("{}", r.moves.join(" "));
     }
     Ok(())
 }
@@ -261,6 +270,7 @@ impl RulesArg {
             Some(RulesArg::Tournament) => proto::RuleSet::TournamentV1,
             Some(RulesArg::JanggiCasual) => proto::RuleSet::JanggiCasualV1,
             Some(RulesArg::JanggiTournament) => proto::RuleSet::JanggiTournamentV1,
+            Some(RulesArg::ThreeKingdoms) => proto::RuleSet::ThreeKingdomsV1,
         }
     }
 }
@@ -279,6 +289,9 @@ enum RulesArg {
     /// JANGGI_TOURNAMENT_V1: counting, a 200-ply limit, perpetual check loses.
     #[value(name = "janggi-tournament")]
     JanggiTournament,
+    /// THREE_KINGDOMS_V1: the Three Kingdoms rules of this service.
+    #[value(name = "three-kingdoms")]
+    ThreeKingdoms,
 }
 
 #[derive(clap::Args)]
@@ -342,14 +355,29 @@ impl ServeArgs {
     }
 }
 
-/// A failure to report on stderr with exit code 2.
-struct Failure(String);
+/// Why a command stopped early.
+enum Failure {
+    /// Bad input or an error, said on stderr (exit status 2).
+    Message(String),
+    /// The reader of the output went away (`chuhe moves | head`): a quiet end, as for
+    /// other command-line tools.
+    OutputClosed,
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Failure::OutputClosed,
+            _ => Failure::Message(format!("writing the output: {e}")),
+        }
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(msg)) => {
+        Ok(()) | Err(Failure::OutputClosed) => ExitCode::SUCCESS,
+        Err(Failure::Message(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
@@ -368,13 +396,29 @@ fn run(cli: Cli) -> Result<(), Failure> {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
             Ok(())
         }
+        Command::Analyze { position, movetime, depth, nodes, multipv, hash_mb, rules, json, .. }
+            if matches!(position.variant, Variant::ThreeKingdoms) =>
+        {
+            let request = proto::AnalyzeRequest {
+                position: Some(proto_position(&position)?),
+                limits: Some(proto::SearchLimits {
+                    depth: depth.unwrap_or(0),
+                    nodes: nodes.unwrap_or(0),
+                    movetime_ms: movetime,
+                }),
+                multipv,
+                rule_set: RulesArg::to_proto(rules) as i32,
+                ..Default::default()
+            };
+            analyze_three_kingdoms(&request, hash_mb, json)
+        }
         Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, rules, json } => {
             let limits = ContentLimits { max_game_plies: usize::MAX };
             let game = chuhe::service::convert::AnyGame::from_request(&proto_position(&position)?, "position", limits)
-                .map_err(|s| Failure(s.message().to_string()))?;
+                .map_err(|s| Failure::Message(s.message().to_string()))?;
             let rules =
                 chuhe::service::convert::optional_rule_set(RulesArg::to_proto(rules) as i32, "rules", game.variant())
-                    .map_err(|s| Failure(s.message().to_string()))?;
+                    .map_err(|s| Failure::Message(s.message().to_string()))?;
             let engine = Engine::new(EngineConfig {
                 hash_mb,
                 workers: 1,
@@ -406,16 +450,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 chuhe::service::analysis::run_search(&engine, &game, rules, &params, budget, &stop, &mut info);
             let response = chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate());
             if json {
-                println!("{}", serde_json::to_string_pretty(&response).map_err(|e| Failure(e.to_string()))?);
+                out!("{}", serde_json::to_string_pretty(&response).map_err(|e| Failure::Message(e.to_string()))?);
             } else {
-                println!("bestmove: {}", response.best_move);
+                out!("bestmove: {}", response.best_move);
                 if let Some(line) = outcome.report.lines.first() {
-                    println!("score: {:?}", line.score);
-                    println!("pv: {}", line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "));
+                    out!("score: {:?}", line.score);
+                    out!("pv: {}", line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "));
                 }
-                println!(
+                out!(
                     "depth: {} nodes: {} nps: {} time: {}ms",
-                    response.depth, response.nodes, response.nps, response.time_ms
+                    response.depth,
+                    response.nodes,
+                    response.nps,
+                    response.time_ms
                 );
             }
             Ok(())
@@ -428,62 +475,55 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 events: Vec::new(),
             };
             let limits = ContentLimits { max_game_plies: usize::MAX };
-            let r =
-                chuhe::service::rules::adjudicate(&request, limits).map_err(|s| Failure(s.message().to_string()))?;
+            let r = chuhe::service::rules::adjudicate(&request, limits)
+                .map_err(|s| Failure::Message(s.message().to_string()))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+                out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
             } else {
                 let name = |v: i32| proto::Player::try_from(v).map_or("?", |p| p.as_str_name());
-                println!("result: {}", proto::GameResult::try_from(r.result).map_or("?", |x| x.as_str_name()));
-                println!("winner: {}", name(r.winner));
-                println!(
-                    "termination: {}",
-                    proto::Termination::try_from(r.termination).map_or("?", |x| x.as_str_name())
-                );
-                println!("rule: {}", r.rule);
-                println!("decided at ply: {}", r.decided_at_ply);
+                out!("result: {}", proto::GameResult::try_from(r.result).map_or("?", |x| x.as_str_name()));
+                out!("winner: {}", name(r.winner));
+                out!("termination: {}", proto::Termination::try_from(r.termination).map_or("?", |x| x.as_str_name()));
+                out!("rule: {}", r.rule);
+                out!("decided at ply: {}", r.decided_at_ply);
                 if r.cycle_last_ply > 0 {
-                    println!("cycle: plies {}-{}", r.cycle_first_ply, r.cycle_last_ply);
+                    out!("cycle: plies {}-{}", r.cycle_first_ply, r.cycle_last_ply);
                 }
-                println!("explanation: {}", r.explanation);
+                out!("explanation: {}", r.explanation);
             }
             Ok(())
         }
         Command::Perft { position, depth, divide } if matches!(position.variant, Variant::ThreeKingdoms) => {
             let mut pos = three_kingdoms_position(&position)?;
-            print_perft(&mut pos, depth, divide);
-            Ok(())
+            print_perft(&mut pos, depth, divide)
         }
         Command::Moves { position, json: false } if matches!(position.variant, Variant::ThreeKingdoms) => {
             let pos = three_kingdoms_position(&position)?;
             let mut list = three_kingdoms::MoveList::new();
             pos.legal_moves(&mut list);
             for &m in &list {
-                println!("{}", pos.move_text(m));
+                out!("{}", pos.move_text(m));
             }
             match pos.status() {
-                three_kingdoms::Status::Ongoing => println!("status: ongoing"),
-                three_kingdoms::Status::Won(k) => println!("status: {} wins", k.name()),
+                three_kingdoms::Status::Ongoing => out!("status: ongoing"),
+                three_kingdoms::Status::Won(k) => out!("status: {} wins", k.name()),
             }
-            println!("side to move: {}", pos.side_to_move().name());
-            println!("check: {}", if pos.in_check() { "yes" } else { "no" });
-            println!("position: {pos}");
+            out!("side to move: {}", pos.side_to_move().name());
+            out!("check: {}", if pos.in_check() { "yes" } else { "no" });
+            out!("position: {pos}");
             Ok(())
         }
-        Command::Perft { position, depth, divide } => {
-            match position.variant {
-                Variant::Janggi => print_perft(&mut janggi_position(&position)?, depth, divide),
-                _ => print_perft(&mut xiangqi_game(&position)?.position().clone(), depth, divide),
-            }
-            Ok(())
-        }
+        Command::Perft { position, depth, divide } => match position.variant {
+            Variant::Janggi => print_perft(&mut janggi_position(&position)?, depth, divide),
+            _ => print_perft(&mut xiangqi_game(&position)?.position().clone(), depth, divide),
+        },
         Command::Moves { position, json: true } => {
             let request =
                 proto::ListLegalMovesRequest { position: Some(proto_position(&position)?), ..Default::default() };
             let limits = ContentLimits { max_game_plies: usize::MAX };
             let r = chuhe::service::rules::list_legal_moves(&request, limits)
-                .map_err(|s| Failure(s.message().to_string()))?;
-            println!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure(e.to_string()))?);
+                .map_err(|s| Failure::Message(s.message().to_string()))?;
+            out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
             Ok(())
         }
         Command::Moves { position, json: false } if matches!(position.variant, Variant::Janggi) => {
@@ -491,10 +531,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
             for m in &list {
-                println!("{m}");
+                out!("{m}");
             }
-            println!("status: {}", pos.status().name());
-            println!("check: {}", if pos.in_check() { "yes" } else { "no" });
+            out!("status: {}", pos.status().name());
+            out!("check: {}", if pos.in_check() { "yes" } else { "no" });
             Ok(())
         }
         Command::Moves { position, json: false } => {
@@ -504,10 +544,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             // The game's moves: a handicap's rules hold too.
             game.legal_moves(&mut list);
             for m in &list {
-                println!("{m}");
+                out!("{m}");
             }
-            println!("status: {}", pos.status().name());
-            println!("check: {}", if pos.in_check() { "yes" } else { "no" });
+            out!("status: {}", pos.status().name());
+            out!("check: {}", if pos.in_check() { "yes" } else { "no" });
             Ok(())
         }
     }
@@ -530,29 +570,30 @@ fn run_match(
             .map(|o| {
                 o.split_once('=')
                     .map(|(n, v)| (n.to_string(), v.to_string()))
-                    .ok_or_else(|| Failure(format!("option {o:?} is not Name=Value")))
+                    .ok_or_else(|| Failure::Message(format!("option {o:?} is not Name=Value")))
             })
             .collect()
     };
-    let text = std::fs::read_to_string(openings).map_err(|e| Failure(format!("{}: {e}", openings.display())))?;
-    let book = read_openings(&text).map_err(Failure)?;
+    let text =
+        std::fs::read_to_string(openings).map_err(|e| Failure::Message(format!("{}: {e}", openings.display())))?;
+    let book = read_openings(&text).map_err(Failure::Message)?;
     if book.is_empty() {
-        return Err(Failure("the opening book is empty".into()));
+        return Err(Failure::Message("the opening book is empty".into()));
     }
-    let mut a = Engine::start(engine_a, &options(option_a)?).map_err(Failure)?;
-    let mut b = Engine::start(engine_b, &options(option_b)?).map_err(Failure)?;
+    let mut a = Engine::start(engine_a, &options(option_a)?).map_err(Failure::Message)?;
+    let mut b = Engine::start(engine_b, &options(option_b)?).map_err(Failure::Message)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for i in 0..games {
         let opening = (i / 2) % book.len();
         let a_red = i % 2 == 0;
         let (verdict, plies, reason) =
-            play_game(&mut a, &mut b, &book[opening], a_red, budget, max_plies).map_err(Failure)?;
+            play_game(&mut a, &mut b, &book[opening], a_red, budget, max_plies).map_err(Failure::Message)?;
         match verdict {
             Verdict::AWins => wins += 1,
             Verdict::Draw => draws += 1,
             Verdict::BWins => losses += 1,
         }
-        println!(
+        out!(
             "game {:>3} opening {:>2} A as {:<5} {:?} after {plies} plies: {reason}",
             i + 1,
             opening + 1,
@@ -563,7 +604,7 @@ fn run_match(
     let n = wins + draws + losses;
     let score = (wins as f64 + 0.5 * draws as f64) / n.max(1) as f64;
     let (diff, margin) = elo(score, n);
-    println!("A: +{wins} ={draws} -{losses}  score {:.1}%  Elo {diff:+.0} ± {margin:.0}", score * 100.0);
+    out!("A: +{wins} ={draws} -{losses}  score {:.1}%  Elo {diff:+.0} ± {margin:.0}", score * 100.0);
     Ok(())
 }
 
@@ -577,11 +618,57 @@ impl Variant {
     }
 }
 
+/// `chuhe analyze --variant three-kingdoms`: the service's search on this thread, each
+/// depth on stderr, the result on stdout.
+fn analyze_three_kingdoms(request: &proto::AnalyzeRequest, hash_mb: usize, json: bool) -> Result<(), Failure> {
+    use chuhe::service::three_kingdoms_analysis::analyze_here;
+    let engine = Engine::new(EngineConfig {
+        hash_mb,
+        workers: 1,
+        // The command line's own --movetime is the limit.
+        max_analysis: Duration::from_secs(86_400),
+        ..EngineConfig::default()
+    });
+    let score = |line: Option<&proto::PrincipalVariation>| match line.and_then(|l| l.score.and_then(|s| s.value)) {
+        Some(proto::score::Value::Cp(cp)) => format!("cp {cp}"),
+        Some(proto::score::Value::Mate(n)) => format!("mate {n}"),
+        None => "none".to_string(),
+    };
+    let limits = ContentLimits { max_game_plies: usize::MAX };
+    let mut info = |p: &proto::AnalyzeStreamResponse| {
+        if !json && let Some(line) = p.lines.first() {
+            eprintln!(
+                "depth {} score {} nodes {} time {}ms pv {}",
+                p.depth,
+                score(Some(line)),
+                p.nodes,
+                p.time_ms,
+                line.pv.join(" ")
+            );
+        }
+    };
+    let r = analyze_here(&engine, request, limits, &mut info).map_err(|s| Failure::Message(s.message().to_string()))?;
+    if json {
+        out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
+    } else {
+        out!("bestmove: {}", r.best_move);
+        out!("score: {}", score(r.lines.first()));
+        out!("pv: {}", r.lines.first().map(|l| l.pv.join(" ")).unwrap_or_default());
+        out!("depth: {} nodes: {} nps: {} time: {}ms", r.depth, r.nodes, r.nps, r.time_ms);
+    }
+    Ok(())
+}
+
 fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
     let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
+    let fen = if args.no_flag_bearers && args.fen.trim() == "startpos" {
+        three_kingdoms::text::START_WITHOUT_FLAG_BEARERS.to_string()
+    } else {
+        args.fen.clone()
+    };
     Ok(proto::Position {
         variant: args.variant.proto() as i32,
-        fen: args.fen.clone(),
+        fen,
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
         preset,
         handicap_moves,
@@ -605,8 +692,8 @@ fn start_arg(name: Option<&str>) -> Result<Option<Start>, Failure> {
     let moves = name.trim().strip_suffix("-moves").and_then(|n| n.parse::<u32>().ok());
     match moves {
         Some(n) if n <= handicap::MAX_MOVES => Ok(Some(Start::Moves(n))),
-        Some(n) => Err(Failure(format!("{n} handicap moves exceed the limit of {}", handicap::MAX_MOVES))),
-        None => Err(Failure(format!("unknown preset {name:?}"))),
+        Some(n) => Err(Failure::Message(format!("{n} handicap moves exceed the limit of {}", handicap::MAX_MOVES))),
+        None => Err(Failure::Message(format!("unknown preset {name:?}"))),
     }
 }
 
@@ -619,7 +706,7 @@ fn proto_start(name: Option<&str>) -> Result<(i32, u32), Failure> {
         Some(Start::Preset(p)) => {
             let api_name = format!("START_PRESET_{}", p.name().to_ascii_uppercase().replace('-', "_"));
             let value = proto::StartPreset::from_str_name(&api_name)
-                .ok_or_else(|| Failure(format!("preset {} has no API value", p.name())))?;
+                .ok_or_else(|| Failure::Message(format!("preset {} has no API value", p.name())))?;
             (value as i32, 0)
         }
     })
@@ -642,14 +729,15 @@ fn run_server(args: ServeArgs) -> Result<(), Failure> {
             ..EngineConfig::default()
         },
     };
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| Failure(format!("cannot start the runtime: {e}")))?;
+    let runtime =
+        tokio::runtime::Runtime::new().map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
     runtime.block_on(async move {
         let grpc = tokio::net::TcpListener::bind(args.listen)
             .await
-            .map_err(|e| Failure(format!("cannot listen on {}: {e}", args.listen)))?;
+            .map_err(|e| Failure::Message(format!("cannot listen on {}: {e}", args.listen)))?;
         let metrics = tokio::net::TcpListener::bind(args.metrics_listen)
             .await
-            .map_err(|e| Failure(format!("cannot listen on {}: {e}", args.metrics_listen)))?;
+            .map_err(|e| Failure::Message(format!("cannot listen on {}: {e}", args.metrics_listen)))?;
         telemetry::metrics_handle();
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let mut metrics_stop = stop_rx.clone();
@@ -662,7 +750,7 @@ fn run_server(args: ServeArgs) -> Result<(), Failure> {
             let _ = stop_tx.send(true);
         };
         drop(stop_rx);
-        serve(config, grpc, shutdown).await.map_err(|e| Failure(format!("server error: {e}")))
+        serve(config, grpc, shutdown).await.map_err(|e| Failure::Message(format!("server error: {e}")))
     })
 }
 
@@ -690,26 +778,28 @@ async fn termination_signal() {
 }
 
 /// Perft (or divide) of any variant's position.
-fn print_perft<N: perft::Node>(pos: &mut N, depth: u32, divide: bool) {
+fn print_perft<N: perft::Node>(pos: &mut N, depth: u32, divide: bool) -> Result<(), Failure> {
     if divide {
         let mut total = 0;
         for (m, n) in perft::divide(pos, depth) {
-            println!("{m}: {n}");
+            out!("{m}: {n}");
             total += n;
         }
-        println!();
-        println!("{total}");
+        out!();
+        out!("{total}");
     } else {
-        println!("{}", perft::perft(pos, depth));
+        out!("{}", perft::perft(pos, depth));
     }
+    Ok(())
 }
 
 /// A Janggi position from `--fen` and `--moves` (a pass is written `pass`).
 fn janggi_position(args: &PositionArgs) -> Result<chuhe::rules::janggi::Position, Failure> {
-    let mut pos = fen::janggi(&args.fen).map_err(|e| Failure(e.to_string()))?;
+    let mut pos = fen::janggi(&args.fen).map_err(|e| Failure::Message(e.to_string()))?;
     for (i, text) in args.moves.split_whitespace().enumerate() {
-        let m = Move::parse_iccs(text).ok_or_else(|| Failure(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
-        pos.play(m).map_err(|_| Failure(format!("move {} ({text}) is illegal", i + 1)))?;
+        let m =
+            Move::parse_iccs(text).ok_or_else(|| Failure::Message(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
+        pos.play(m).map_err(|_| Failure::Message(format!("move {} ({text}) is illegal", i + 1)))?;
     }
     Ok(pos)
 }
@@ -720,10 +810,10 @@ fn three_kingdoms_position(args: &PositionArgs) -> Result<three_kingdoms::Positi
     let mut pos = if args.fen.trim() == "startpos" {
         three_kingdoms::Position::startpos(!args.no_flag_bearers)
     } else {
-        three_kingdoms::Position::from_text(&args.fen).map_err(|e| Failure(e.to_string()))?
+        three_kingdoms::Position::from_text(&args.fen).map_err(|e| Failure::Message(e.to_string()))?
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {
-        let m = pos.parse_move(text).map_err(|e| Failure(format!("move {} ({text}): {e}", i + 1)))?;
+        let m = pos.parse_move(text).map_err(|e| Failure::Message(format!("move {} ({text}): {e}", i + 1)))?;
         pos.play_unchecked(m);
     }
     Ok(pos)
@@ -732,16 +822,17 @@ fn three_kingdoms_position(args: &PositionArgs) -> Result<three_kingdoms::Positi
 fn xiangqi_game(args: &PositionArgs) -> Result<Game, Failure> {
     match args.variant {
         Variant::Xiangqi => {}
-        other => return Err(Failure(format!("variant {other:?} is not supported yet"))),
+        other => return Err(Failure::Message(format!("variant {other:?} is not supported yet"))),
     }
     let mut game = match start_arg(args.preset.as_deref())? {
         Some(Start::Preset(p)) => Game::with_handicap(p.position(), p.handicap()),
         Some(Start::Moves(n)) => Game::with_handicap(Position::startpos(), Handicap::moves(n)),
-        None => Game::new(fen::xiangqi(&args.fen).map_err(|e| Failure(e.to_string()))?),
+        None => Game::new(fen::xiangqi(&args.fen).map_err(|e| Failure::Message(e.to_string()))?),
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {
-        let m = Move::parse_iccs(text).ok_or_else(|| Failure(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
-        game.play(m).map_err(|_| Failure(format!("move {} ({text}) is illegal", i + 1)))?;
+        let m =
+            Move::parse_iccs(text).ok_or_else(|| Failure::Message(format!("move {} ({text:?}) is not ICCS", i + 1)))?;
+        game.play(m).map_err(|_| Failure::Message(format!("move {} ({text}) is illegal", i + 1)))?;
     }
     Ok(game)
 }

@@ -207,3 +207,21 @@ fn handicap_presets_on_the_command_line() {
     let (code, _) = run(&["moves", "--preset", "11-moves"]);
     assert_eq!(code, Some(2));
 }
+
+#[test]
+fn a_closed_output_ends_the_command_quietly() {
+    // The reader goes away before the first line, as `chuhe moves | head -0` would.
+    for args in [&["moves"][..], &["perft", "--depth", "2", "--divide"], &["moves", "--variant", "three-kingdoms"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run chuhe");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}

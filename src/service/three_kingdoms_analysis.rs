@@ -156,6 +156,21 @@ fn run(engine: &Engine, job: &Job, stop: &std::sync::atomic::AtomicBool, on_dept
     outcome
 }
 
+/// Analyze on the calling thread (the command line's `chuhe analyze`): `on_depth` sees
+/// each completed depth as the stream would send it.
+pub fn analyze_here(
+    engine: &Engine,
+    r: &proto::AnalyzeRequest,
+    content: ContentLimits,
+    on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
+) -> Result<proto::AnalyzeResponse, Status> {
+    let job = job(engine, r, content, None)?;
+    let pos = job.game.position();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
+    Ok(response(pos, &out, engine.tt.hit_rate()))
+}
+
 pub async fn analyze(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
