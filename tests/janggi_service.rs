@@ -378,7 +378,8 @@ async fn janggi_records_import_and_export() {
     refused(err, "text");
     let resp = client.import_record(import(&gib, proto::Variant::Janggi, N::Unspecified)).await.unwrap().into_inner();
     assert_eq!(resp.notation, N::Korean as i32);
-    assert_eq!(resp.result, proto::GameResult::Ongoing as i32);
+    // Its result tag "초 완승": Cho (RED in the API) won.
+    assert_eq!((resp.result, resp.winner), (proto::GameResult::Win as i32, proto::Player::Red as i32));
     assert!(resp.tags.iter().any(|t| t.name == "대국결과" && t.value == "초 완승"));
     let game = resp.position.clone().unwrap();
     let expected = gib_start("");

@@ -529,6 +529,8 @@ fn record_syntax() {
     let bad = |text: &str| record::import(text, None).unwrap_err();
     assert!(matches!(bad("[Event \"x\"\n1. h2e2"), record::RecordError::Tag { line: 1 }));
     assert!(matches!(bad("[Result \"1-0\"]\n1. h2e2 0-1"), record::RecordError::ResultMismatch { .. }));
+    // "*" states no result: the other statement stands.
+    assert_eq!(record::import("[Result \"*\"]\n1. h2e2 1-0", None).unwrap().0.result, GameResult::Win(Color::Red));
     assert!(matches!(bad("1. h2e2 {open"), record::RecordError::Unclosed { .. }));
     assert!(matches!(bad("[FEN \"bad\"]\n"), record::RecordError::Fen { .. }));
     let e = bad("1. h2e2 h9g7 2. h2e2");

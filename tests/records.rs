@@ -228,8 +228,8 @@ fn a_korean_janggi_record() {
 /// The Janggi records: file, notation, plies, result.
 const JANGGI_RECORDS: [(&str, Notation, usize, GameResult); 2] = [
     ("baggio-veronesi-1995-janggi.txt", Notation::Algebraic, 41, GameResult::Win(Color::Red)),
-    // No Result tag: the .gib says "초 완승" in its own tag, which is kept as it is.
-    ("ha-yeomyeong-jeon-dongha-2016.gib", Notation::Korean, 73, GameResult::Ongoing),
+    // No Result tag: the .gib says "초 완승" (Cho wins) in its own result tag.
+    ("ha-yeomyeong-jeon-dongha-2016.gib", Notation::Korean, 73, GameResult::Win(Color::Red)),
 ];
 
 #[test]
@@ -320,4 +320,17 @@ fn janggi_records_with_passes_fens_and_errors() {
     let E::Move { index: 1, error } = bad("1. 02마83 12마34", None) else { panic!() };
     assert_eq!(error.notation, Notation::Korean);
     assert!(error.to_string().contains("12마34"), "{error}");
+
+    // The .gib result tag states the result, alone or in agreement with the others.
+    let result = |text: &str| record::import_janggi(text, None).map(|(rec, _)| rec.result);
+    assert_eq!(result("[대국결과 \"한 불계승\"]\n1. 02마83"), Ok(GameResult::Win(Color::Black)));
+    assert_eq!(result("[대국결과 \"무승부\"]\n1. 02마83 1/2-1/2"), Ok(GameResult::Draw));
+    assert_eq!(result("[Result \"1-0\"]\n[대국결과 \"초 시간승\"]\n1. 02마83"), Ok(GameResult::Win(Color::Red)));
+    assert_eq!(result("[대국결과 \"미상\"]\n1. 02마83"), Ok(GameResult::Ongoing), "unknown: no result");
+    let e = bad("[Result \"1-0\"]\n[대국결과 \"한 완승\"]\n1. 02마83", None);
+    assert_eq!(e, E::ResultMismatch { first: ("Result tag", "1-0"), second: ("대국결과 tag", "0-1") });
+    assert_eq!(e.to_string(), "the Result tag says 1-0 but the 대국결과 tag says 0-1");
+    // Xiangqi records keep the tag as a tag.
+    let (rec, _) = record::import("[대국결과 \"한 완승\"]\n1. h2e2", None).unwrap();
+    assert_eq!((rec.result, rec.tag("대국결과")), (GameResult::Ongoing, Some("한 완승")));
 }

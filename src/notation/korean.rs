@@ -138,6 +138,44 @@ pub fn candidates(pos: &impl MovePosition, named: &Named) -> Result<Vec<Move>, N
     }
 }
 
+/// The tag of the result in .gib records: `[대국결과 "초 완승"]`.
+pub const RESULT_TAG: &str = "대국결과";
+
+/// Reads the [`RESULT_TAG`] of a .gib record: the side (`초` Cho, `한` Han) and how it
+/// won or lost ("초 완승", "한 불계승", "초 시간승", "한 패"), or "무승부" for a draw;
+/// `None` for anything else ("미상", unknown).
+///
+/// ```
+/// use chuhe::notation::korean::parse_result;
+/// use chuhe::rules::outcome::GameResult;
+/// use chuhe::rules::types::Color;
+/// assert_eq!(parse_result("초 완승"), Some(GameResult::Win(Color::Red)));
+/// assert_eq!(parse_result("한 불계승"), Some(GameResult::Win(Color::Black)));
+/// assert_eq!(parse_result("무승부"), Some(GameResult::Draw));
+/// assert_eq!(parse_result("미상"), None);
+/// ```
+pub fn parse_result(text: &str) -> Option<crate::rules::outcome::GameResult> {
+    use crate::rules::outcome::GameResult;
+    let text = text.trim();
+    if text.contains("무승부") {
+        return Some(GameResult::Draw);
+    }
+    let (side, how) = if let Some(rest) = text.strip_prefix('초') {
+        (Color::Red, rest)
+    } else if let Some(rest) = text.strip_prefix('한') {
+        (Color::Black, rest)
+    } else {
+        return None;
+    };
+    if how.contains('승') {
+        Some(GameResult::Win(side))
+    } else if how.contains('패') {
+        Some(GameResult::Win(side.other()))
+    } else {
+        None
+    }
+}
+
 /// Reads a legal move of a position of either 9x10 game.
 pub fn parse_move(pos: &impl MovePosition, text: &str) -> Result<Move, NotationError> {
     let err = |kind| NotationError::new(text, Notation::Korean, kind);

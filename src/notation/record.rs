@@ -37,7 +37,7 @@
 
 use std::fmt;
 
-use super::{MovePosition, Notation, NotationError, fen, format_move, parse_move};
+use super::{MovePosition, Notation, NotationError, fen, format_move, korean, parse_move};
 use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
@@ -132,10 +132,11 @@ pub enum RecordError {
     Result {
         value: String,
     },
-    /// The `Result` tag and the result at the end of the moves disagree.
+    /// Two statements of the result disagree (the `Result` tag, the result at the end of
+    /// the moves, a .gib record's result tag): where each is and what it says.
     ResultMismatch {
-        tag: String,
-        text: String,
+        first: (&'static str, &'static str),
+        second: (&'static str, &'static str),
     },
     /// A comment or variation that is never closed.
     Unclosed {
@@ -171,8 +172,8 @@ impl fmt::Display for RecordError {
             RecordError::Inapplicable { notation } => write!(f, "{notation} notation does not apply to Janggi"),
             RecordError::Format { value } => write!(f, "Format tag: unknown notation {value:?}"),
             RecordError::Result { value } => write!(f, "Result tag: {value:?} is not 1-0, 0-1, 1/2-1/2 or *"),
-            RecordError::ResultMismatch { tag, text } => {
-                write!(f, "the Result tag says {tag} but the moves end with {text}")
+            RecordError::ResultMismatch { first, second } => {
+                write!(f, "the {} says {} but the {} says {}", first.0, first.1, second.0, second.1)
             }
             RecordError::Unclosed { what } => write!(f, "a {what} is not closed"),
             RecordError::Move { index, error } => write!(f, "move {}: {error}", index + 1),
@@ -368,7 +369,7 @@ pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Not
         (None, Some(text)) => fen::xiangqi(text).map_err(|e| RecordError::Fen { message: e.to_string() })?,
         (None, None) => Position::startpos(),
     };
-    let result = stated_result(&raw)?;
+    let result = stated_result(&raw, false)?;
     let notation = stated_notation(&raw, notation)?;
     let mut record =
         Record { tags: raw.tags, named_start: preset, start, moves: Vec::new(), comments: raw.comments, result };
@@ -412,7 +413,7 @@ pub fn replay_janggi(raw: RawRecord, notation: Option<Notation>) -> Result<(Jang
         }
         None => set_up.unwrap_or_else(janggi::Position::startpos),
     };
-    let result = stated_result(&raw)?;
+    let result = stated_result(&raw, true)?;
     let notation = stated_notation(&raw, notation)?;
     if let Some(n) = notation.filter(|n| !n.applies_to_janggi()) {
         return Err(RecordError::Inapplicable { notation: n });
@@ -422,19 +423,27 @@ pub fn replay_janggi(raw: RawRecord, notation: Option<Notation>) -> Result<(Jang
     Ok((JanggiRecord { tags: raw.tags, named_start: setups, start, moves, comments: raw.comments, result }, notation))
 }
 
-/// The result a record states: its `Result` tag and the result after its moves, which
-/// must agree; ongoing when it states none.
-fn stated_result(raw: &RawRecord) -> Result<GameResult, RecordError> {
-    let tag_result = match raw.tag("Result") {
-        Some(v) => Some(parse_result(v).ok_or_else(|| RecordError::Result { value: v.to_string() })?),
-        None => None,
-    };
-    let text_result = raw.result.as_deref().and_then(parse_result);
-    match (tag_result, text_result) {
-        (Some(a), Some(b)) if a != b => {
-            Err(RecordError::ResultMismatch { tag: result_text(a).to_string(), text: result_text(b).to_string() })
+/// The result a record states: its `Result` tag, the result after its moves and, read
+/// for Janggi records, the .gib result tag ([`korean::RESULT_TAG`]); those that state a
+/// decided result must agree (`*` states none). Ongoing when none does.
+fn stated_result(raw: &RawRecord, gib_tag: bool) -> Result<GameResult, RecordError> {
+    let mut stated: Vec<(&'static str, GameResult)> = Vec::new();
+    if let Some(v) = raw.tag("Result") {
+        stated.push(("Result tag", parse_result(v).ok_or_else(|| RecordError::Result { value: v.to_string() })?));
+    }
+    if let Some(r) = raw.result.as_deref().and_then(parse_result) {
+        stated.push(("end of the moves", r));
+    }
+    if gib_tag && let Some(r) = raw.tag(korean::RESULT_TAG).and_then(korean::parse_result) {
+        stated.push(("대국결과 tag", r));
+    }
+    stated.retain(|&(_, r)| r != GameResult::Ongoing);
+    let Some(&(source, result)) = stated.first() else { return Ok(GameResult::Ongoing) };
+    match stated.iter().find(|(_, r)| *r != result) {
+        Some(&(other, r)) => {
+            Err(RecordError::ResultMismatch { first: (source, result_text(result)), second: (other, result_text(r)) })
         }
-        (a, b) => Ok(a.or(b).unwrap_or(GameResult::Ongoing)),
+        None => Ok(result),
     }
 }
 
