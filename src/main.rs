@@ -11,8 +11,7 @@ use chuhe::rules::history::Game;
 use chuhe::rules::perft;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::{Move, MoveList};
-use chuhe::rules::xiangqi::Position;
-use chuhe::rules::xiangqi::handicap::{self, Handicap, Preset};
+use chuhe::rules::xiangqi::handicap::{self, NamedStart};
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::engine::{Engine, EngineConfig};
 use chuhe::service::proto;
@@ -676,25 +675,12 @@ fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
     })
 }
 
-/// A handicap start named by `--preset`.
-enum Start {
-    Preset(Preset),
-    /// `N-moves`: the odds of N moves.
-    Moves(u32),
-}
-
 /// The handicap start named on the command line: a preset, or `N-moves`.
-fn start_arg(name: Option<&str>) -> Result<Option<Start>, Failure> {
+fn start_arg(name: Option<&str>) -> Result<Option<NamedStart>, Failure> {
     let Some(name) = name else { return Ok(None) };
-    if let Some(p) = Preset::from_name(name) {
-        return Ok(Some(Start::Preset(p)));
-    }
-    let moves = name.trim().strip_suffix("-moves").and_then(|n| n.parse::<u32>().ok());
-    match moves {
-        Some(n) if n <= handicap::MAX_MOVES => Ok(Some(Start::Moves(n))),
-        Some(n) => Err(Failure::Message(format!("{n} handicap moves exceed the limit of {}", handicap::MAX_MOVES))),
-        None => Err(Failure::Message(format!("unknown preset {name:?}"))),
-    }
+    NamedStart::from_name(name).map(Some).ok_or_else(|| {
+        Failure::Message(format!("unknown preset {name:?}: a preset's name, or N-moves up to {}", handicap::MAX_MOVES))
+    })
 }
 
 /// The API's preset and handicap moves for the start named on the command line
@@ -702,12 +688,9 @@ fn start_arg(name: Option<&str>) -> Result<Option<Start>, Failure> {
 fn proto_start(name: Option<&str>) -> Result<(i32, u32), Failure> {
     Ok(match start_arg(name)? {
         None => (proto::StartPreset::Unspecified as i32, 0),
-        Some(Start::Moves(n)) => (proto::StartPreset::Unspecified as i32, n),
-        Some(Start::Preset(p)) => {
-            let api_name = format!("START_PRESET_{}", p.name().to_ascii_uppercase().replace('-', "_"));
-            let value = proto::StartPreset::from_str_name(&api_name)
-                .ok_or_else(|| Failure::Message(format!("preset {} has no API value", p.name())))?;
-            (value as i32, 0)
+        Some(start) => {
+            let (preset, moves) = chuhe::service::convert::proto_start(start);
+            (preset as i32, moves)
         }
     })
 }
@@ -825,8 +808,7 @@ fn xiangqi_game(args: &PositionArgs) -> Result<Game, Failure> {
         other => return Err(Failure::Message(format!("variant {other:?} is not supported yet"))),
     }
     let mut game = match start_arg(args.preset.as_deref())? {
-        Some(Start::Preset(p)) => Game::with_handicap(p.position(), p.handicap()),
-        Some(Start::Moves(n)) => Game::with_handicap(Position::startpos(), Handicap::moves(n)),
+        Some(start) => Game::with_handicap(start.position(), start.handicap()),
         None => Game::new(fen::xiangqi(&args.fen).map_err(|e| Failure::Message(e.to_string()))?),
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {

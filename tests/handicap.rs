@@ -178,11 +178,30 @@ async fn handicap_moves_through_the_server() {
     p.variant = proto::Variant::Janggi as i32;
     assert_eq!(bad_field(rules.list_legal_moves(list(p)).await.unwrap_err()), field);
 
-    // A record names three moves by its preset, and has no name for six.
+    // A record names three moves by the preset's name, six as "6-moves"; both read back.
     let mut notations = server.notations().await;
     let export = |p: proto::Position| proto::ExportRecordRequest { position: Some(p), ..Default::default() };
-    let text = notations.export_record(export(position("h2e2 h0g2 i0h0", 3))).await.unwrap().into_inner().text;
+    let import = |text: String| proto::ImportRecordRequest {
+        text,
+        variant: proto::Variant::Xiangqi as i32,
+        ..Default::default()
+    };
+    let three = position("h2e2 h0g2 i0h0", 3);
+    let text = notations.export_record(export(three.clone())).await.unwrap().into_inner().text;
     assert!(text.contains("[Preset \"three-moves\"]"), "{text}");
-    assert_eq!(bad_field(notations.export_record(export(position(&six, 6))).await.unwrap_err()), field);
+    let back = notations.import_record(import(text)).await.unwrap().into_inner().position.unwrap();
+    assert_eq!((back.preset, back.handicap_moves), (proto::StartPreset::ThreeMoves as i32, 0));
+    assert_eq!(back.moves, three.moves);
+    let text = notations.export_record(export(position(&six, 6))).await.unwrap().into_inner().text;
+    assert!(text.contains("[Preset \"6-moves\"]") && !text.contains("[FEN"), "{text}");
+    let back = notations.import_record(import(text)).await.unwrap().into_inner().position.unwrap();
+    assert_eq!((back.preset, back.handicap_moves), (proto::StartPreset::Unspecified as i32, 6));
+    assert_eq!(back.moves, position(&six, 6).moves);
+    // A record that breaks the odds' rules is refused on import.
+    let broken = "[Preset \"6-moves\"]\n1. h2e2 h0g2 i0h0 b0c2 a0b0 b2b6";
+    let e = notations.import_record(import(broken.to_string())).await.unwrap_err();
+    assert_eq!(bad_field(e), "text");
+    let e = notations.import_record(import("[Preset \"11-moves\"]\n".to_string())).await.unwrap_err();
+    assert_eq!(bad_field(e), "text");
     server.shutdown().await;
 }

@@ -13,7 +13,8 @@
 //!
 //! Tags are `[Name "Value"]` lines (`\"` and `\\` escape inside the value). The tags the
 //! reader understands: `FEN` (the start position; the initial one without it),
-//! `Preset` (a handicap start by [`Preset::name`], such as `two-moves`; its rules apply),
+//! `Preset` (a handicap start by [`NamedStart::name`], such as `two-moves` or `6-moves`;
+//! its rules apply),
 //! `Format` (the notation of the moves: `ICCS`, `Coordinate`, `WXF`, `Chinese`,
 //! `Italian`, `Algebraic`, `Korean`), `Result` (`1-0` Red wins, `0-1` Black wins, `1/2-1/2` draw, `*` going
 //! on) and `Variant` (read by the caller). The others (`Event`, `Date`, `Red`,
@@ -42,7 +43,7 @@ use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
-use crate::rules::xiangqi::handicap::Preset;
+use crate::rules::xiangqi::handicap::{NamedStart, Preset};
 use crate::rules::xiangqi::{IllegalReason, Position};
 
 /// A comment of the move text, after `ply` moves (0: before the first move).
@@ -55,10 +56,10 @@ pub struct Comment {
 /// A game record of Xiangqi (the defaults) or Janggi ([`JanggiRecord`]): `P` is the
 /// start position's type, `N` what a record names its start by.
 #[derive(Clone, Debug)]
-pub struct Record<P = Position, N = Preset> {
+pub struct Record<P = Position, N = NamedStart> {
     /// Tags in record order.
     pub tags: Vec<(String, String)>,
-    /// The named start, when the record has one: a Xiangqi preset (its handicap rules
+    /// The named start, when the record has one: a Xiangqi handicap start (its rules
     /// apply), or the Janggi setups of Cho and Han (the [`CHO_SETUP`] and [`HAN_SETUP`]
     /// tags).
     pub named_start: Option<N>,
@@ -83,7 +84,7 @@ impl<P, N> Record<P, N> {
 impl Record {
     /// The game with its handicap rules, before any move.
     pub fn new_game(&self) -> Game {
-        Game::with_handicap(self.start.clone(), self.named_start.map(Preset::handicap).unwrap_or_default())
+        Game::with_handicap(self.start.clone(), self.named_start.map(NamedStart::handicap).unwrap_or_default())
     }
 }
 
@@ -354,7 +355,7 @@ pub fn import(text: &str, notation: Option<Notation>) -> Result<(Record, Notatio
 /// Reads the moves of a split record (see [`import`]).
 pub fn replay(raw: RawRecord, notation: Option<Notation>) -> Result<(Record, Notation), RecordError> {
     let preset = match raw.tag("Preset") {
-        Some(v) => Some(Preset::from_name(v).ok_or_else(|| RecordError::Preset { value: v.to_string() })?),
+        Some(v) => Some(NamedStart::from_name(v).ok_or_else(|| RecordError::Preset { value: v.to_string() })?),
         None => None,
     };
     let start = match (preset, raw.tag("FEN")) {
@@ -549,8 +550,8 @@ fn read_in<G: Replay>(mut game: G, tokens: &[String], notation: Notation) -> Res
 pub fn export(record: &Record, notation: Notation) -> String {
     let mut tags = given_tags(&record.tags, &["FEN", "Preset", "Format", "Result"]);
     tags.push(("Result".into(), result_text(record.result).into()));
-    if let Some(p) = record.named_start.filter(|p| *p != Preset::Standard) {
-        tags.push(("Preset".into(), p.name().into()));
+    if let Some(p) = record.named_start.filter(|p| *p != NamedStart::Preset(Preset::Standard)) {
+        tags.push(("Preset".into(), p.name()));
     }
     if record.start != Position::startpos() {
         tags.push(("FEN".into(), fen::format(&record.start.to_setup())));

@@ -14,7 +14,7 @@ use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
 use crate::rules::xiangqi::adjudicate::{RuleSet, Warning};
-use crate::rules::xiangqi::handicap::{self, Handicap, Preset};
+use crate::rules::xiangqi::handicap::{self, NamedStart, Preset};
 use crate::rules::xiangqi::{IllegalReason, Position};
 use crate::rules::{Status as BoardStatus, outcome};
 
@@ -121,14 +121,12 @@ pub fn uses_preset(p: &proto::Position) -> bool {
     text.is_empty() || text == "startpos"
 }
 
-/// The Xiangqi game of a request before any move: the FEN's position, or the preset's
+/// The Xiangqi game of a request before any move: the FEN's position, or the named
 /// start with its handicap rules when the FEN is empty or `startpos`.
 fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
-    let preset = preset(p.preset, format_args!("{field}.preset"))?;
-    let moves = handicap_moves(p, field)?;
+    let start = named_start(p, field)?;
     if uses_preset(p) {
-        let handicap = if moves > 1 { Handicap::moves(moves) } else { preset.handicap() };
-        return Ok(Game::with_handicap(preset.position(), handicap));
+        return Ok(Game::with_handicap(start.position(), start.handicap()));
     }
     let start = fen::xiangqi(&p.fen).map_err(|e| bad_request(format!("{field}.fen"), e.to_string()))?;
     Ok(Game::new(start))
@@ -137,7 +135,26 @@ fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
 /// The request's "N moves" odds (0 when not asked for), checked: at most
 /// [`handicap::MAX_MOVES`], from the standard start (no FEN, no other preset), Xiangqi
 /// only (the caller checks the variant).
-pub fn handicap_moves(p: &proto::Position, field: &str) -> Result<u32, Status> {
+/// The handicap start a Xiangqi request names by `preset` or `handicap_moves` (checked
+/// as [`handicap_moves`] says); it applies when the FEN is empty or `startpos`.
+pub fn named_start(p: &proto::Position, field: &str) -> Result<NamedStart, Status> {
+    let preset = preset(p.preset, format_args!("{field}.preset"))?;
+    Ok(match handicap_moves(p, field)? {
+        0 | 1 => NamedStart::Preset(preset),
+        // Within MAX_MOVES, checked above.
+        n => NamedStart::moves(n).unwrap_or(NamedStart::Preset(preset)),
+    })
+}
+
+/// The API's `preset` and `handicap_moves` for a named start.
+pub fn proto_start(start: NamedStart) -> (proto::StartPreset, u32) {
+    match start {
+        NamedStart::Preset(p) => (proto_preset(p), 0),
+        NamedStart::Moves(n) => (proto::StartPreset::Unspecified, n),
+    }
+}
+
+fn handicap_moves(p: &proto::Position, field: &str) -> Result<u32, Status> {
     let n = p.handicap_moves;
     if n == 0 {
         return Ok(0);

@@ -9,7 +9,7 @@ use super::proto::{self, notation_service_server::NotationService};
 use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
 use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
-use crate::rules::xiangqi::handicap::{Handicap, Preset};
+use crate::rules::xiangqi::handicap::{NamedStart, Preset};
 
 pub fn convert_moves(
     req: &proto::ConvertMovesRequest,
@@ -83,14 +83,14 @@ pub fn import_record(
     Ok(match variant {
         Variant::Xiangqi => {
             let (rec, notation) = record::replay(raw, notation).map_err(unreadable)?;
-            let (fen, preset) = match rec.named_start {
-                Some(p) => (String::new(), convert::proto_preset(p)),
+            let (fen, (preset, handicap_moves)) = match rec.named_start {
+                Some(start) => (String::new(), convert::proto_start(start)),
                 None if rec.tag("FEN").is_some() => {
-                    (fen::format(&rec.start.to_setup()), proto::StartPreset::Unspecified)
+                    (fen::format(&rec.start.to_setup()), (proto::StartPreset::Unspecified, 0))
                 }
-                None => (String::new(), proto::StartPreset::Unspecified),
+                None => (String::new(), (proto::StartPreset::Unspecified, 0)),
             };
-            let position = proto::Position { fen, preset: preset as i32, ..Default::default() };
+            let position = proto::Position { fen, preset: preset as i32, handicap_moves, ..Default::default() };
             imported(position, Variant::Xiangqi, &rec.tags, &rec.moves, &rec.comments, rec.result, notation)
         }
         Variant::Janggi => {
@@ -169,17 +169,10 @@ pub fn export_record(
     let tags: Vec<(String, String)> = req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
     let text = match &game {
         AnyGame::Xiangqi(game) => {
-            let preset = match convert::handicap_moves(position, "position")? {
-                _ if !convert::uses_preset(position) => None,
-                0 | 1 => Some(convert::preset(position.preset, "position.preset")?).filter(|p| *p != Preset::Standard),
-                // A record names its handicap by its Preset tag.
-                n => Some(Preset::ALL.into_iter().find(|p| p.handicap() == Handicap::moves(n)).ok_or_else(|| {
-                    bad_request(
-                        "position.handicap_moves",
-                        format!("a record names no handicap of {n} moves (at most four)"),
-                    )
-                })?),
-            };
+            // A record names its handicap start by its Preset tag.
+            let start = convert::named_start(position, "position")?;
+            let preset =
+                (convert::uses_preset(position) && start != NamedStart::Preset(Preset::Standard)).then_some(start);
             let moves = game.plies().iter().map(|p| p.mv).collect();
             let rec = Record { tags, named_start: preset, start: game.start().clone(), moves, comments, result };
             record::export(&rec, notation)

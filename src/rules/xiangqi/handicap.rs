@@ -154,6 +154,74 @@ pub enum Preset {
     NinePieces,
 }
 
+/// A handicap start by name, as a record's `Preset` tag and `--preset` give it: a
+/// [`Preset`], or the odds of more moves than the presets have (`6-moves`, up to
+/// [`MAX_MOVES`]). The odds of two to four moves are the presets `two-moves` to
+/// `four-moves`, so each start has one name.
+///
+/// ```
+/// use chuhe::rules::xiangqi::handicap::{NamedStart, Preset};
+/// assert_eq!(NamedStart::from_name("6-moves"), Some(NamedStart::Moves(6)));
+/// assert_eq!(NamedStart::from_name("3-moves"), Some(NamedStart::Preset(Preset::ThreeMoves)));
+/// assert_eq!(NamedStart::from_name("NINE_PIECES"), Some(NamedStart::Preset(Preset::NinePieces)));
+/// assert_eq!(NamedStart::Moves(6).name(), "6-moves");
+/// assert_eq!(NamedStart::from_name("11-moves"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedStart {
+    Preset(Preset),
+    /// The odds of this many moves, more than four.
+    Moves(u32),
+}
+
+impl NamedStart {
+    /// The odds of `n` moves (the standard start for one or none), `None` past
+    /// [`MAX_MOVES`].
+    pub fn moves(n: u32) -> Option<NamedStart> {
+        Some(match n {
+            0 | 1 => NamedStart::Preset(Preset::Standard),
+            2 => NamedStart::Preset(Preset::TwoMoves),
+            3 => NamedStart::Preset(Preset::ThreeMoves),
+            4 => NamedStart::Preset(Preset::FourMoves),
+            n if n <= MAX_MOVES => NamedStart::Moves(n),
+            _ => return None,
+        })
+    }
+
+    /// Reads a preset's name (see [`Preset::from_name`]) or `N-moves`.
+    pub fn from_name(text: &str) -> Option<NamedStart> {
+        if let Some(p) = Preset::from_name(text) {
+            return Some(NamedStart::Preset(p));
+        }
+        let n = text.trim().to_ascii_lowercase().strip_suffix("-moves")?.parse().ok()?;
+        NamedStart::moves(n)
+    }
+
+    /// The stable name, as records write it.
+    pub fn name(self) -> String {
+        match self {
+            NamedStart::Preset(p) => p.name().to_string(),
+            NamedStart::Moves(n) => format!("{n}-moves"),
+        }
+    }
+
+    /// The start position.
+    pub fn position(self) -> Position {
+        match self {
+            NamedStart::Preset(p) => p.position(),
+            NamedStart::Moves(_) => Position::startpos(),
+        }
+    }
+
+    /// The rules beyond the start position.
+    pub fn handicap(self) -> Handicap {
+        match self {
+            NamedStart::Preset(p) => p.handicap(),
+            NamedStart::Moves(n) => Handicap::moves(n),
+        }
+    }
+}
+
 impl Preset {
     pub const ALL: [Preset; 9] = [
         Preset::Standard,
