@@ -122,6 +122,67 @@ fn history_since(keys: impl Iterator<Item = u64>, plies: impl Iterator<Item = Cy
     keys.zip(std::iter::once(first).chain(plies)).collect()
 }
 
+/// The [`Searchable`] methods a 9x10 position answers with its own methods: the same
+/// names, except `play` and `unplay` (`play_unchecked` and `undo`).
+macro_rules! same_named_methods {
+    ($pos:ty) => {
+        #[inline(always)]
+        fn legal_moves(&self, list: &mut MoveList) {
+            <$pos>::legal_moves(self, list)
+        }
+        #[inline(always)]
+        fn legal_captures(&self, list: &mut MoveList) {
+            <$pos>::legal_captures(self, list)
+        }
+        #[inline(always)]
+        fn play(&mut self, m: Move) -> Self::Undo {
+            self.play_unchecked(m)
+        }
+        #[inline(always)]
+        fn unplay(&mut self, m: Move, undo: Self::Undo) {
+            self.undo(m, undo)
+        }
+        #[inline(always)]
+        fn toggle_turn(&mut self) {
+            <$pos>::toggle_turn(self)
+        }
+        #[inline(always)]
+        fn in_check(&self) -> bool {
+            <$pos>::in_check(self)
+        }
+        #[inline(always)]
+        fn key(&self) -> u64 {
+            <$pos>::key(self)
+        }
+        #[inline(always)]
+        fn board(&self) -> &Board {
+            <$pos>::board(self)
+        }
+        #[inline(always)]
+        fn turn(&self) -> Color {
+            <$pos>::turn(self)
+        }
+    };
+}
+
+/// [`SearchGame`] for a 9x10 game record: its current position, and its history since
+/// the last capture.
+macro_rules! record_search_game {
+    ($game:ty, $pos:ty) => {
+        impl SearchGame for $game {
+            type Position = $pos;
+            fn position(&self) -> &$pos {
+                <$game>::position(self)
+            }
+            fn history(&self) -> Vec<(u64, CyclePly)> {
+                let h = self.capture_horizon();
+                let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
+                history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
+            }
+        }
+    };
+}
+
 impl Searchable for xiangqi::Position {
     type Undo = xiangqi::Undo;
     type Material = eval::Material;
@@ -132,42 +193,7 @@ impl Searchable for xiangqi::Position {
         xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()
     }
 
-    #[inline(always)]
-    fn legal_moves(&self, list: &mut MoveList) {
-        xiangqi::Position::legal_moves(self, list)
-    }
-    #[inline(always)]
-    fn legal_captures(&self, list: &mut MoveList) {
-        xiangqi::Position::legal_captures(self, list)
-    }
-    #[inline(always)]
-    fn play(&mut self, m: Move) -> Self::Undo {
-        self.play_unchecked(m)
-    }
-    #[inline(always)]
-    fn unplay(&mut self, m: Move, undo: Self::Undo) {
-        self.undo(m, undo)
-    }
-    #[inline(always)]
-    fn toggle_turn(&mut self) {
-        xiangqi::Position::toggle_turn(self)
-    }
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        xiangqi::Position::in_check(self)
-    }
-    #[inline(always)]
-    fn key(&self) -> u64 {
-        xiangqi::Position::key(self)
-    }
-    #[inline(always)]
-    fn board(&self) -> &Board {
-        xiangqi::Position::board(self)
-    }
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        xiangqi::Position::turn(self)
-    }
+    same_named_methods!(xiangqi::Position);
     #[inline(always)]
     fn captured(&self, m: Move) -> Option<Piece> {
         xiangqi::Position::board(self).piece_at(m.to())
@@ -186,16 +212,7 @@ impl Searchable for xiangqi::Position {
     }
 }
 
-impl SearchGame for Game {
-    type Position = xiangqi::Position;
-    fn position(&self) -> &xiangqi::Position {
-        Game::position(self)
-    }
-    fn history(&self) -> Vec<(u64, CyclePly)> {
-        let h = self.capture_horizon();
-        history_since((h..=self.plies().len()).map(|i| self.key_before(i)), self.plies()[h..].iter().map(|p| p.cycle()))
-    }
-}
+record_search_game!(Game, xiangqi::Position);
 
 impl Searchable for janggi::Position {
     type Undo = janggi::Undo;
@@ -207,47 +224,12 @@ impl Searchable for janggi::Position {
         janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
     }
 
-    #[inline(always)]
-    fn legal_moves(&self, list: &mut MoveList) {
-        janggi::Position::legal_moves(self, list)
-    }
-    #[inline(always)]
-    fn legal_captures(&self, list: &mut MoveList) {
-        janggi::Position::legal_captures(self, list)
-    }
-    #[inline(always)]
-    fn play(&mut self, m: Move) -> Self::Undo {
-        self.play_unchecked(m)
-    }
-    #[inline(always)]
-    fn unplay(&mut self, m: Move, undo: Self::Undo) {
-        self.undo(m, undo)
-    }
-    #[inline(always)]
-    fn toggle_turn(&mut self) {
-        janggi::Position::toggle_turn(self)
-    }
+    same_named_methods!(janggi::Position);
     /// Not after a pass: a null move there would stand for a second pass, which ends
     /// the game.
     #[inline(always)]
     fn null_move_allowed(&self) -> bool {
         self.consecutive_passes() == 0
-    }
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        janggi::Position::in_check(self)
-    }
-    #[inline(always)]
-    fn key(&self) -> u64 {
-        janggi::Position::key(self)
-    }
-    #[inline(always)]
-    fn board(&self) -> &Board {
-        janggi::Position::board(self)
-    }
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        janggi::Position::turn(self)
     }
     #[inline(always)]
     fn captured(&self, m: Move) -> Option<Piece> {
@@ -282,16 +264,7 @@ impl Searchable for janggi::Position {
     }
 }
 
-impl SearchGame for janggi::Game {
-    type Position = janggi::Position;
-    fn position(&self) -> &janggi::Position {
-        janggi::Game::position(self)
-    }
-    fn history(&self) -> Vec<(u64, CyclePly)> {
-        let h = self.capture_horizon();
-        history_since((h..=self.plies().len()).map(|i| self.key_before(i)), self.plies()[h..].iter().map(|p| p.cycle()))
-    }
-}
+record_search_game!(janggi::Game, janggi::Position);
 
 /// Score of being mated at the root; mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
