@@ -112,7 +112,7 @@ fn wins_by_leaving_the_last_rival_without_a_legal_move() {
     let out = run(&g, &depth(6));
     assert_eq!(g.position().move_text(out.best.unwrap()), "Bh3-Bh1");
     assert_eq!(out.report.lines[0].score, WIN - 1);
-    assert_eq!(out.stop_reason, StopReason::Decided);
+    assert_eq!(out.stop_reason, StopReason::MateFound);
     assert_eq!(out.report.depth, 1, "a win in one ply is proven at depth 1");
 }
 

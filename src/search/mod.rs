@@ -351,6 +351,7 @@ pub struct Report {
     pub hashfull: u32,
 }
 
+/// Why a search stopped (this search's and the Three Kingdoms search's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
     Depth,
@@ -359,7 +360,10 @@ pub enum StopReason {
     /// The stop flag (cancellation, `stop`, a deadline outside the search).
     Stopped,
     NoLegalMoves,
-    /// Mate found and proven at the depth searched.
+    /// The side to move has one legal move and no depth was asked for (Three Kingdoms).
+    SingleMove,
+    /// The game's end (a mate, or Three Kingdoms' last kingdom) proven at the depth
+    /// searched.
     MateFound,
 }
 

@@ -163,18 +163,7 @@ pub struct Params {
     pub exclude_moves: Vec<Move>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StopReason {
-    Depth,
-    Nodes,
-    Time,
-    Stopped,
-    NoLegalMoves,
-    /// The side to move has one legal move (and no depth was asked for).
-    SingleMove,
-    /// A win was proven at the depth searched.
-    Decided,
-}
+pub use super::StopReason;
 
 /// One line of the search: its score and its moves from the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -676,7 +665,7 @@ pub fn search(
         on_depth(&report(&s, completed, lines.clone()));
         let top = lines[0].score;
         if k == 1 && top > WIN_BOUND && WIN - top <= depth as i32 {
-            stop_reason = StopReason::Decided;
+            stop_reason = StopReason::MateFound;
             break;
         }
         if all.len() == 1 && params.limits.depth.is_none() {

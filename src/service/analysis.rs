@@ -78,13 +78,15 @@ fn score(s: Score) -> proto::Score {
     }
 }
 
-fn stop_reason(r: StopReason) -> proto::StopReason {
+/// The API's stop reason for either search's.
+pub fn stop_reason(r: StopReason) -> proto::StopReason {
     match r {
         StopReason::Depth => proto::StopReason::Depth,
         StopReason::Nodes => proto::StopReason::Nodes,
         StopReason::Time => proto::StopReason::Movetime,
         StopReason::Stopped => proto::StopReason::Cancelled,
         StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
+        StopReason::SingleMove => proto::StopReason::SingleMove,
         StopReason::MateFound => proto::StopReason::MateFound,
     }
 }

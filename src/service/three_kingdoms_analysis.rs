@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use tonic::Status;
 
-use super::analysis::{final_message, principal_variations, progress_message};
+use super::analysis::{final_message, principal_variations, progress_message, stop_reason};
 use super::convert::ContentLimits;
 use super::engine::{Engine, GuardedStream, deadline};
 use super::errors::bad_request;
@@ -25,9 +25,7 @@ use super::proto;
 use super::three_kingdoms::{check_rule_set, describe_move, kingdom, parse_moves, start_position};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
-use crate::search::three_kingdoms::{
-    self as search, DrawAnswer, Limits, Outcome, Params, Report, StopReason, WIN, WIN_BOUND,
-};
+use crate::search::three_kingdoms::{self as search, DrawAnswer, Limits, Outcome, Params, Report, WIN, WIN_BOUND};
 
 /// A search request, whichever RPC it came from.
 struct Job {
@@ -97,18 +95,6 @@ fn score(v: i32) -> proto::Score {
         proto::score::Value::Cp(v)
     };
     proto::Score { value: Some(value) }
-}
-
-fn stop_reason(r: StopReason) -> proto::StopReason {
-    match r {
-        StopReason::Depth => proto::StopReason::Depth,
-        StopReason::Nodes => proto::StopReason::Nodes,
-        StopReason::Time => proto::StopReason::Movetime,
-        StopReason::Stopped => proto::StopReason::Cancelled,
-        StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
-        StopReason::SingleMove => proto::StopReason::SingleMove,
-        StopReason::Decided => proto::StopReason::MateFound,
-    }
 }
 
 /// A line in point-name text, each move written in the position it is played in.
