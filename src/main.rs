@@ -96,9 +96,10 @@ enum Command {
     Analyze {
         #[command(flatten)]
         position: PositionArgs,
-        /// Time budget in milliseconds.
-        #[arg(long, default_value_t = 1000)]
-        movetime: u32,
+        /// Time budget in milliseconds (default: 1000 when neither --depth nor --nodes is
+        /// given, else none).
+        #[arg(long)]
+        movetime: Option<u32>,
         /// Depth limit (plies).
         #[arg(long)]
         depth: Option<u32>,
@@ -403,7 +404,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 limits: Some(proto::SearchLimits {
                     depth: depth.unwrap_or(0),
                     nodes: nodes.unwrap_or(0),
-                    movetime_ms: movetime,
+                    // Zero with a depth or node limit: no time limit.
+                    movetime_ms: movetime_or_default(movetime, depth, nodes).unwrap_or(0),
                 }),
                 multipv,
                 rule_set: RulesArg::to_proto(rules) as i32,
@@ -430,7 +432,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 threads,
                 ..Default::default()
             };
-            let budget = Some(Duration::from_millis(movetime as u64));
+            let budget = movetime_or_default(movetime, depth, nodes).map(|ms| Duration::from_millis(ms as u64));
             let stop = std::sync::atomic::AtomicBool::new(false);
             let mut info = |r: &chuhe::search::Report| {
                 if !json && let Some(l) = r.lines.first() {
@@ -615,6 +617,12 @@ impl Variant {
             Variant::ThreeKingdoms => proto::Variant::ThreeKingdoms,
         }
     }
+}
+
+/// `chuhe analyze`'s time budget: `--movetime`, else one second unless a depth or node
+/// limit is given.
+fn movetime_or_default(movetime: Option<u32>, depth: Option<u32>, nodes: Option<u64>) -> Option<u32> {
+    movetime.or((depth.is_none() && nodes.is_none()).then_some(1000))
 }
 
 /// `chuhe analyze --variant three-kingdoms`: the service's search on this thread, each

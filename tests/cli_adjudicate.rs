@@ -68,3 +68,16 @@ fn janggi_records_default_to_the_casual_rules() {
     assert!(text.contains("rule: JANGGI_CASUAL_V1: double pass"), "{text}");
     assert!(text.contains("result: GAME_RESULT_DRAW"), "{text}");
 }
+
+#[test]
+fn analyze_with_a_node_limit_has_no_time_limit() {
+    // Five million nodes take longer here than the one second a call without limits gets.
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["analyze", "--nodes", "5000000", "--hash-mb", "16", "--json"])
+        .output()
+        .expect("run chuhe");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["stopReason"], "STOP_REASON_NODES", "{v}");
+    assert_eq!(v["nodes"], "5000000");
+}
