@@ -447,3 +447,50 @@ async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
     assert!(started.elapsed() < Duration::from_millis(500), "20 calls took {:?}", started.elapsed());
     server.shutdown().await;
 }
+
+/// Small and large responses interleaved on one connection (the server batches small
+/// frames and joins large ones with its own buffer): every answer arrives whole.
+#[tokio::test]
+async fn small_and_large_responses_share_one_connection() {
+    use chuhe::service::proto::notation_service_client::NotationServiceClient;
+    let server = start(ServerConfig::default()).await;
+    let channel = server.channel().await;
+    let record: Vec<String> = shuffle(4_000).split(' ').map(str::to_string).collect();
+    let mut calls = tokio::task::JoinSet::new();
+    for i in 0..60 {
+        let channel = channel.clone();
+        let record = record.clone();
+        calls.spawn(async move {
+            if i % 10 == 0 {
+                // About 300 KB: every move in full, in Chinese notation.
+                let resp = NotationServiceClient::new(channel)
+                    .convert_moves(proto::ConvertMovesRequest {
+                        start: Some(position("startpos", "")),
+                        moves: record,
+                        to: proto::Notation::Chinese as i32,
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap()
+                    .into_inner();
+                assert_eq!((resp.moves.len(), resp.details.len()), (4_000, 4_000));
+                assert_eq!(resp.moves[..4], ["马八进七", "马2进3", "马七退八", "马3退2"]);
+                assert!(resp.encoded_len() > 64 * 1024, "{} bytes", resp.encoded_len());
+            } else {
+                let resp = RulesServiceClient::new(channel)
+                    .list_legal_moves(proto::ListLegalMovesRequest {
+                        position: Some(position("startpos", "")),
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap()
+                    .into_inner();
+                assert_eq!(resp.moves.len(), 44);
+            }
+        });
+    }
+    while let Some(done) = calls.join_next().await {
+        done.expect("call");
+    }
+    server.shutdown().await;
+}
