@@ -28,18 +28,16 @@ fn shuffle(plies: usize) -> String {
     ["b0c2", "b9c7", "c2b0", "c7b9"].iter().cycle().take(plies).copied().collect::<Vec<_>>().join(" ")
 }
 
+async fn list_start(client: &mut RulesServiceClient<tonic::transport::Channel>) -> proto::ListLegalMovesResponse {
+    let request = proto::ListLegalMovesRequest { position: Some(position("startpos", "")), ..Default::default() };
+    client.list_legal_moves(request).await.unwrap().into_inner()
+}
+
 #[tokio::test]
 async fn list_legal_moves_from_the_start() {
     let server = start(ServerConfig::default()).await;
     let mut client = server.rules().await;
-    let resp = client
-        .list_legal_moves(proto::ListLegalMovesRequest {
-            position: Some(position("startpos", "")),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let resp = list_start(&mut client).await;
     assert_eq!(resp.moves.len(), 44);
     // Under 1 KiB with its gRPC frame header: HTTP/2 then batches such responses.
     assert!(resp.encoded_len() + 5 < 1024, "start position's list is {} bytes", resp.encoded_len());
@@ -477,15 +475,7 @@ async fn small_and_large_responses_share_one_connection() {
                 assert_eq!(resp.moves[..4], ["马八进七", "马2进3", "马七退八", "马3退2"]);
                 assert!(resp.encoded_len() > 64 * 1024, "{} bytes", resp.encoded_len());
             } else {
-                let resp = RulesServiceClient::new(channel)
-                    .list_legal_moves(proto::ListLegalMovesRequest {
-                        position: Some(position("startpos", "")),
-                        ..Default::default()
-                    })
-                    .await
-                    .unwrap()
-                    .into_inner();
-                assert_eq!(resp.moves.len(), 44);
+                assert_eq!(list_start(&mut RulesServiceClient::new(channel)).await.moves.len(), 44);
             }
         });
     }
