@@ -1,9 +1,9 @@
 //! Synchronous game-tree search with a stop flag and a deadline.
 //!
 //! Iterative deepening principal-variation search with aspiration windows; quiescence
-//! over captures (all evasions when in check; delta pruning of hopeless captures);
-//! move ordering by the table move, MVV-LVA, killers and history; null-move pruning,
-//! late-move reductions, check extensions, mate-distance scores; Lazy SMP over several threads sharing one
+//! over captures (all evasions when in check); move ordering by the table move, MVV-LVA,
+//! killers and history; null-move pruning, late-move reductions, check extensions,
+//! mate-distance scores; Lazy SMP over several threads sharing one
 //! [`tt::TranspositionTable`]. Repetitions inside the search follow the game's rule set
 //! ([`SearchGame::rules`]): the first return to a position on the search path is judged
 //! as if the cycle went on, by the same judgement the adjudication gives a third
@@ -277,8 +277,6 @@ const INFINITY: i32 = 31_000;
 pub const MAX_PLY: usize = 120;
 /// Futility margin per ply of remaining depth.
 const FUTILITY_MARGIN: i32 = 150;
-/// Quiescence: how far a capture may lift the score above the victim's value.
-const DELTA_MARGIN: i32 = 200;
 
 /// A score for the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -920,14 +918,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
         self.order(&list, &mut scores, None, ply);
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
-            // Delta pruning: a capture that cannot lift the score near alpha even with the
-            // victim's whole value is not searched.
-            if !in_check
-                && let Some(victim) = self.pos.captured(m)
-                && best + VALUE[victim.kind().index()] + DELTA_MARGIN <= alpha
-            {
-                continue;
-            }
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play(m);
