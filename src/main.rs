@@ -435,38 +435,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let budget = movetime_or_default(movetime, depth, nodes).map(|ms| Duration::from_millis(ms as u64));
             let stop = std::sync::atomic::AtomicBool::new(false);
             let mut info = |r: &chuhe::search::Report| {
-                if !json && let Some(l) = r.lines.first() {
-                    let pv: Vec<String> = l.pv.iter().map(|m| m.to_string()).collect();
-                    eprintln!(
-                        "depth {} score {:?} nodes {} time {}ms pv {}",
-                        r.depth,
-                        l.score,
-                        r.nodes,
-                        r.elapsed.as_millis(),
-                        pv.join(" ")
-                    );
+                if !json {
+                    print_depth(&chuhe::service::analysis::progress(r, engine.tt.hit_rate()));
                 }
             };
             let outcome =
                 chuhe::service::analysis::run_search(&engine, &game, rules, &params, budget, &stop, &mut info);
-            let response = chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate());
-            if json {
-                out!("{}", serde_json::to_string_pretty(&response).map_err(|e| Failure::Message(e.to_string()))?);
-            } else {
-                out!("bestmove: {}", response.best_move);
-                if let Some(line) = outcome.report.lines.first() {
-                    out!("score: {:?}", line.score);
-                    out!("pv: {}", line.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "));
-                }
-                out!(
-                    "depth: {} nodes: {} nps: {} time: {}ms",
-                    response.depth,
-                    response.nodes,
-                    response.nps,
-                    response.time_ms
-                );
-            }
-            Ok(())
+            print_analysis(&chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate()), json)
         }
         Command::Convert(args) => run_convert(args),
         Command::Adjudicate { position, rules, json } => {
@@ -636,30 +611,44 @@ fn analyze_three_kingdoms(request: &proto::AnalyzeRequest, hash_mb: usize, json:
         max_analysis: Duration::from_secs(86_400),
         ..EngineConfig::default()
     });
-    let score = |line: Option<&proto::PrincipalVariation>| match line.and_then(|l| l.score.and_then(|s| s.value)) {
-        Some(proto::score::Value::Cp(cp)) => format!("cp {cp}"),
-        Some(proto::score::Value::Mate(n)) => format!("mate {n}"),
-        None => "none".to_string(),
-    };
     let limits = ContentLimits { max_game_plies: usize::MAX };
     let mut info = |p: &proto::AnalyzeStreamResponse| {
-        if !json && let Some(line) = p.lines.first() {
-            eprintln!(
-                "depth {} score {} nodes {} time {}ms pv {}",
-                p.depth,
-                score(Some(line)),
-                p.nodes,
-                p.time_ms,
-                line.pv.join(" ")
-            );
+        if !json {
+            print_depth(p);
         }
     };
     let r = analyze_here(&engine, request, limits, &mut info).map_err(|s| Failure::Message(s.message().to_string()))?;
+    print_analysis(&r, json)
+}
+
+/// A line's score as `chuhe analyze` writes it: `cp 35`, `mate 3` (`mate -2`: mated).
+fn score_text(line: Option<&proto::PrincipalVariation>) -> String {
+    match line.and_then(|l| l.score.and_then(|s| s.value)) {
+        Some(proto::score::Value::Cp(cp)) => format!("cp {cp}"),
+        Some(proto::score::Value::Mate(n)) => format!("mate {n}"),
+        None => "none".to_string(),
+    }
+}
+
+/// One finished depth of `chuhe analyze`, on stderr.
+fn print_depth(p: &proto::AnalyzeStreamResponse) {
+    if let Some(line) = p.lines.first() {
+        let (depth, nodes, time) = (p.depth, p.nodes, p.time_ms);
+        eprintln!(
+            "depth {depth} score {} nodes {nodes} time {time}ms pv {}",
+            score_text(Some(line)),
+            line.pv.join(" ")
+        );
+    }
+}
+
+/// The result of `chuhe analyze`: the response in the JSON mapping, or as text lines.
+fn print_analysis(r: &proto::AnalyzeResponse, json: bool) -> Result<(), Failure> {
     if json {
-        out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
+        out!("{}", serde_json::to_string_pretty(r).map_err(|e| Failure::Message(e.to_string()))?);
     } else {
         out!("bestmove: {}", r.best_move);
-        out!("score: {}", score(r.lines.first()));
+        out!("score: {}", score_text(r.lines.first()));
         out!("pv: {}", r.lines.first().map(|l| l.pv.join(" ")).unwrap_or_default());
         out!("depth: {} nodes: {} nps: {} time: {}ms", r.depth, r.nodes, r.nps, r.time_ms);
     }

@@ -81,3 +81,21 @@ fn analyze_with_a_node_limit_has_no_time_limit() {
     assert_eq!(v["stopReason"], "STOP_REASON_NODES", "{v}");
     assert_eq!(v["nodes"], "5000000");
 }
+
+#[test]
+fn analyze_writes_scores_as_the_api_does() {
+    let analyze = |fen: &str| {
+        let out =
+            Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["analyze", "--fen", fen, "--depth", "4"]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(name)).unwrap().to_string();
+        (field("bestmove: "), field("score: "), String::from_utf8(out.stderr).unwrap())
+    };
+    // Two chariots mate in two moves: the score counts Red's moves, as Score.mate does.
+    let (best, score, progress) = analyze("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1");
+    assert_eq!((best.as_str(), score.as_str()), ("a1e1", "mate 2"));
+    assert!(progress.lines().any(|l| l.starts_with("depth 4 score mate 2 ")), "{progress}");
+    let (_, score, _) = analyze("startpos");
+    assert!(score.strip_prefix("cp ").is_some_and(|cp| cp.parse::<i32>().is_ok()), "{score}");
+}

@@ -153,7 +153,8 @@ pub fn progress_message(
     }
 }
 
-fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+/// The stream message of one finished depth.
+pub fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
     progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
 }
 
