@@ -16,7 +16,8 @@ use tokio::io::{AsyncRead, AsyncWrite, BufWriter, ReadBuf};
 use tokio::net::TcpStream;
 use tonic::transport::server::{Connected, TcpConnectInfo};
 
-/// Room for h2's write buffer (16 KiB) joined with one large frame in most cases.
+/// Room, in most cases, for what h2 has buffered plus one large frame (a larger write
+/// goes straight to the socket).
 const WRITE_BUFFER_BYTES: usize = 16 * 1024;
 
 /// A TCP stream that h2 writes through its own buffer (see the module documentation).
