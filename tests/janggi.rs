@@ -433,8 +433,17 @@ proptest! {
             if moves.is_empty() {
                 break;
             }
-            // Every move made and unmade restores the position and its key.
+            // Every move made and unmade restores the position and its key, and gives
+            // check exactly when the slow checker finds the enemy general attacked.
             for &m in &moves {
+                if !m.is_pass() {
+                    let mut after = pos.board().clone();
+                    let p = after.remove(m.from()).unwrap();
+                    after.put(m.to(), p);
+                    prop_assert_eq!(pos.gives_check(m), general_attacked(&after, pos.turn().other()), "gives_check({})", m);
+                } else {
+                    prop_assert!(!pos.gives_check(m));
+                }
                 let before = pos.clone();
                 let undo = pos.play_unchecked(m);
                 prop_assert_eq!(pos.key(), pos.key_from_scratch(), "after {}", m);

@@ -131,6 +131,17 @@ pub const FILE_MASKS: [Bitboard; 9] = file_masks();
 /// Every point of the board.
 pub const ALL_SQUARES: Bitboard = (1u128 << 90) - 1;
 
+/// The rank and file of `sq` and the points at most `radius` files and ranks from it.
+/// A move that neither leaves nor reaches one of them cannot change whether a general
+/// on `sq` is attacked, when every piece that attacks from further than `radius` does
+/// so along a rank or file (see each variant's `check_zone`).
+pub fn lines_and_square_around(sq: Square, radius: u8) -> Bitboard {
+    let (file, rank) = (sq.file(), sq.rank());
+    let ranks = (rank.saturating_sub(radius)..=(rank + radius).min(9)).fold(0, |bb, r| bb | RANK_MASKS[r as usize]);
+    let files = (file.saturating_sub(radius)..=(file + radius).min(8)).fold(0, |bb, f| bb | FILE_MASKS[f as usize]);
+    RANK_MASKS[rank as usize] | FILE_MASKS[file as usize] | (ranks & files)
+}
+
 /// Expands a line bitmask (positions along a rank) into board squares.
 #[inline(always)]
 pub fn rank_bits_to_board(bits: u16, rank: u8) -> Bitboard {

@@ -28,7 +28,7 @@ pub use game::{Game, Ply};
 use std::fmt;
 
 use super::Status;
-use super::board::{Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::setup::Setup;
 use super::types::{Color, IllegalMove, Move, MoveList, Piece, PieceKind, Square};
 pub use super::xiangqi::IllegalReason;
@@ -314,7 +314,7 @@ impl Position {
     }
 
     /// Every enemy piece that attacks the general of the side to move.
-    pub fn checkers(&self) -> super::board::Bitboard {
+    pub fn checkers(&self) -> Bitboard {
         match self.board.general(self.turn) {
             Some(k) => movegen::attackers_of(&self.board, k, self.turn.other()),
             None => 0,
@@ -425,8 +425,19 @@ impl Position {
         Some(IllegalReason::CannotMoveThatWay)
     }
 
+    /// Points a move must leave or reach to give check: the enemy general's rank and
+    /// file (chariots, cannons and their screens) and the points three files and ranks
+    /// around it (elephants, horses and their legs, soldiers, the palace's diagonals).
+    /// Empty when the enemy has no general.
+    pub fn check_zone(&self) -> Bitboard {
+        self.board.general(self.turn.other()).map_or(0, |k| board::lines_and_square_around(k, 3))
+    }
+
     /// Would `m` (legal) give check?
     pub fn gives_check(&self, m: Move) -> bool {
+        if (bit(m.from()) | bit(m.to())) & self.check_zone() == 0 {
+            return false;
+        }
         let mut after = self.clone();
         after.play_unchecked(m);
         after.in_check()

@@ -25,7 +25,7 @@ pub use explain::IllegalReason;
 use std::fmt;
 
 use super::Status;
-use super::board::{Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::setup::Setup;
 pub use super::types::IllegalMove;
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
@@ -320,8 +320,19 @@ impl Position {
         if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }
     }
 
+    /// Points a move must leave or reach to give check: the enemy general's rank and
+    /// file (chariots, cannons and their screens, the facing generals) and the points
+    /// two files and ranks around it (horses and their legs, soldiers). Empty when the
+    /// enemy has no general.
+    pub fn check_zone(&self) -> Bitboard {
+        self.board.general(self.turn.other()).map_or(0, |k| board::lines_and_square_around(k, 2))
+    }
+
     /// Would `m` (legal) give check?
     pub fn gives_check(&self, m: Move) -> bool {
+        if (bit(m.from()) | bit(m.to())) & self.check_zone() == 0 {
+            return false;
+        }
         let mut after = self.clone();
         after.play_unchecked(m);
         after.in_check()
