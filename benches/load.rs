@@ -12,7 +12,9 @@
 //! `chuhe serve` does; the clients run on a second runtime. Both share the machine's
 //! cores, as ghz and the server do on one host. The health check is the baseline: the
 //! closer `ListLegalMoves` and `ValidateMove` come to its rate, the less the rules
-//! cost next to gRPC itself.
+//! cost next to gRPC itself. The calls take turns, a tenth of their requests at a time
+//! (`--rounds`), so that a change in the machine's load during the run weighs on each
+//! of them alike instead of on whichever ran at the time.
 //!
 //! Each call's line gives the rate, latency quantiles, errors and, on Linux, the CPU
 //! time per call of the server's threads and of the rest of the process (the clients).
@@ -48,6 +50,7 @@ usage: cargo bench --bench load [-- OPTIONS]
   --connections M     HTTP/2 connections the loops are spread over (default 4)
   --requests N        measured calls per RPC (default 20000)
   --warmup N          calls per RPC before measuring (default 1000)
+  --rounds R          the calls take turns, N/R requests each at a time (default 10)
   --only A,B          run only the calls whose names contain one of these words
                       (health, list, startpos, middlegame, validatemove, ...)
   --server-threads N  worker threads of the in-process server (default: one per core)
@@ -61,6 +64,7 @@ struct Options {
     connections: usize,
     requests: usize,
     warmup: usize,
+    rounds: usize,
     only: Vec<String>,
     server_threads: Option<usize>,
     client_threads: Option<usize>,
@@ -78,6 +82,7 @@ impl Options {
             connections: 4,
             requests: 20_000,
             warmup: 1_000,
+            rounds: 10,
             only: Vec::new(),
             server_threads: None,
             client_threads: None,
@@ -105,6 +110,7 @@ impl Options {
                 "--connections" => o.connections = number(value()?)?,
                 "--requests" | "-n" | "--total" => (o.requests, sized) = (number(value()?)?, true),
                 "--warmup" => (o.warmup, sized) = (number(value()?)?, true),
+                "--rounds" => o.rounds = number(value()?)?,
                 "--only" => o.only = value()?.split(',').map(|s| s.trim().to_lowercase()).collect(),
                 "--server-threads" => o.server_threads = Some(number(value()?)?),
                 "--client-threads" => o.client_threads = Some(number(value()?)?),
@@ -120,8 +126,8 @@ impl Options {
             (o.requests, o.warmup, o.breakdown) = (500, 50, false);
             o.quick = true;
         }
-        if o.concurrency == 0 || o.connections == 0 || o.requests == 0 {
-            return Err("--concurrency, --connections and --requests must be at least 1".into());
+        if o.concurrency == 0 || o.connections == 0 || o.requests == 0 || o.rounds == 0 {
+            return Err("--concurrency, --connections, --requests and --rounds must be at least 1".into());
         }
         Ok(o)
     }
@@ -236,16 +242,28 @@ fn calls() -> Vec<(&'static str, Call)> {
 }
 
 /// What one run of a call measured.
+#[derive(Default)]
 struct Outcome {
     requests: usize,
     elapsed: Duration,
-    /// Latency of every call, sorted.
+    /// Latency of every call (sorted once all rounds are in).
     latencies: Vec<Duration>,
     errors: usize,
     first_error: Option<tonic::Status>,
 }
 
 impl Outcome {
+    /// Takes in the calls of another run of the same call.
+    fn add(&mut self, other: Outcome) {
+        self.requests += other.requests;
+        self.elapsed += other.elapsed;
+        self.latencies.extend(other.latencies);
+        self.errors += other.errors;
+        if self.first_error.is_none() {
+            self.first_error = other.first_error;
+        }
+    }
+
     fn rps(&self) -> f64 {
         self.requests as f64 / self.elapsed.as_secs_f64()
     }
@@ -283,8 +301,7 @@ async fn run(call: &Call, clients: &[Channel], concurrency: usize, total: usize)
             (latencies, errors, first_error)
         });
     }
-    let mut outcome =
-        Outcome { requests: 0, elapsed: Duration::ZERO, latencies: Vec::new(), errors: 0, first_error: None };
+    let mut outcome = Outcome::default();
     while let Some(joined) = tasks.join_next().await {
         let (latencies, errors, first_error) = joined.expect("request loop panicked");
         outcome.latencies.extend(latencies);
@@ -295,12 +312,12 @@ async fn run(call: &Call, clients: &[Channel], concurrency: usize, total: usize)
     }
     outcome.elapsed = start.elapsed();
     outcome.requests = outcome.latencies.len();
-    outcome.latencies.sort_unstable();
     outcome
 }
 
 /// Single-thread cost of one call without the network: the handler (the function the
-/// RPC runs), encoding its response, and decoding that as the client does.
+/// RPC runs), encoding its response (ListLegalMoves writes its bytes in the handler),
+/// and decoding that as the client does.
 fn breakdown(selected: &[(&str, Call)]) {
     use chuhe::service::convert::ContentLimits;
     use chuhe::service::rules;
@@ -522,7 +539,7 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
     }
 
     let width = selected.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
-    let mut results: Vec<(&str, Outcome, Option<Duration>)> = Vec::new();
+    let mut measured = Vec::new();
     let mut failed = false;
     for (name, call) in &selected {
         let mut probe = Clients::new(channels[0].clone());
@@ -537,13 +554,27 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
         if options.warmup > 0 {
             run(call, &channels, options.concurrency, options.warmup).await;
         }
-        let before = cpu_split();
-        let o = run(call, &channels, options.concurrency, options.requests).await;
-        // CPU per call: the server's threads and this process's others (the clients).
-        let cpu = before.zip(cpu_split()).map(|((s0, c0), (s1, c1))| {
-            let per_call = |d: Duration| d / o.requests.max(1) as u32;
-            (per_call(s1.saturating_sub(s0)), per_call(c1.saturating_sub(c0)))
-        });
+        measured.push((*name, call, Outcome::default(), Some((Duration::ZERO, Duration::ZERO))));
+    }
+    // The calls take turns, a share of their requests at a time, so that a change in
+    // the machine's load over the run weighs on all of them alike.
+    let rounds = options.rounds.min(options.requests);
+    for round in 0..rounds {
+        let share = options.requests / rounds + usize::from(round < options.requests % rounds);
+        for (_, call, total, cpu_total) in &mut measured {
+            let before = cpu_split();
+            let o = run(call, &channels, options.concurrency, share).await;
+            // CPU: the server's threads and this process's others (the clients).
+            let cpu = before.zip(cpu_split()).map(|((s0, c0), (s1, c1))| (s1.saturating_sub(s0), c1.saturating_sub(c0)));
+            *cpu_total = cpu_total.zip(cpu).map(|((s, c), (ds, dc))| (s + ds, c + dc));
+            total.add(o);
+        }
+    }
+    let mut results: Vec<(&str, Outcome, Option<Duration>)> = Vec::new();
+    for (name, _, mut o, cpu) in measured {
+        o.latencies.sort_unstable();
+        let per_call = |d: Duration| d / o.requests.max(1) as u32;
+        let cpu = cpu.map(|(s, c)| (per_call(s), per_call(c)));
         let server_cpu = cpu.filter(|_| in_process).map(|(s, _)| s);
         let cpu_text = match (cpu, in_process) {
             (Some((s, c)), true) => format!("  cpu/call: server={} client={}", us(s), us(c)),
