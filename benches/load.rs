@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
 use chuhe::service::server::{ServerConfig, serve};
+use chuhe::service::wire::Encoded;
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
@@ -327,7 +328,7 @@ fn breakdown(selected: &[(&str, Call)]) {
     for (name, call) in selected {
         let costs = match call {
             Call::Health => continue,
-            Call::ListLegalMoves(r) => costs(|| rules::list_legal_moves(r, limits)),
+            Call::ListLegalMoves(r) => written_costs(|| rules::list_legal_moves_encoded(r, limits)),
             Call::ValidateMove(r) => costs(|| rules::validate_move(r, limits)),
             Call::ValidateGame(r) => costs(|| rules::validate_game(r, limits)),
             Call::Adjudicate(r) => costs(|| rules::adjudicate(r, limits)),
@@ -363,6 +364,17 @@ fn costs<R: prost::Message + Default>(handler: impl Fn() -> Result<R, tonic::Sta
     });
     let decode = time_per_call(|| drop(std::hint::black_box(R::decode(buf.as_slice()).expect("decode"))));
     Some(Costs { handler, encode, decode, bytes: buf.len() })
+}
+
+/// [`costs`] of a handler that writes its response's bytes itself (the server sends
+/// them as they are): its time includes the encoding.
+fn written_costs(handler: impl Fn() -> Result<Encoded, tonic::Status>) -> Option<Costs> {
+    let response = handler().ok()?;
+    let handler = time_per_call(|| drop(std::hint::black_box(handler())));
+    let decode = time_per_call(|| {
+        drop(std::hint::black_box(response.decode::<proto::ListLegalMovesResponse>().expect("decode")))
+    });
+    Some(Costs { handler, encode: Duration::ZERO, decode, bytes: response.0.len() })
 }
 
 /// Mean time of `f` over as many calls as fit in about 200 ms, after a warm-up.
@@ -565,7 +577,8 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
             let before = cpu_split();
             let o = run(call, &channels, options.concurrency, share).await;
             // CPU: the server's threads and this process's others (the clients).
-            let cpu = before.zip(cpu_split()).map(|((s0, c0), (s1, c1))| (s1.saturating_sub(s0), c1.saturating_sub(c0)));
+            let cpu =
+                before.zip(cpu_split()).map(|((s0, c0), (s1, c1))| (s1.saturating_sub(s0), c1.saturating_sub(c0)));
             *cpu_total = cpu_total.zip(cpu).map(|((s, c), (ds, dc))| (s + ds, c + dc));
             total.add(o);
         }

@@ -8,14 +8,15 @@ use tonic::Status;
 
 use super::errors::{bad_request, unimplemented};
 use super::proto;
+use super::wire::Writer;
 use crate::notation::{self, Notation, fen};
-use crate::rules::board::{Bitboard, Board};
+use crate::rules::board::{Bitboard, Board, bit};
 use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
-use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
+use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
+use crate::rules::xiangqi::IllegalReason;
 use crate::rules::xiangqi::adjudicate::{RuleSet, Warning};
 use crate::rules::xiangqi::handicap::{self, NamedStart, Preset};
-use crate::rules::xiangqi::{IllegalReason, Position};
 use crate::rules::{Status as BoardStatus, outcome};
 
 /// Server-side limits that apply to request contents.
@@ -324,23 +325,33 @@ impl AnyGame {
         })
     }
 
+    /// What the API says of each of the legal `moves`, in order (one scratch copy of
+    /// the position for all the check tests).
+    pub fn move_facts(&self, moves: &[Move], mut each: impl FnMut(MoveFacts)) {
+        each!(self, g => {
+            let pos = g.position();
+            let mut scratch = pos.clone();
+            let zone = pos.check_zone();
+            for &m in moves {
+                let gives_check = (bit(m.from()) | bit(m.to())) & zone != 0 && {
+                    let undo = scratch.play_unchecked(m);
+                    let in_check = scratch.in_check();
+                    scratch.undo(m, undo);
+                    in_check
+                };
+                let (mover, captured) =
+                    if m.is_pass() { (None, None) } else { (pos.board().piece_at(m.from()), pos.board().piece_at(m.to())) };
+                each(MoveFacts { m, mover, captured, gives_check });
+            }
+        })
+    }
+
     /// Legal moves described for the API.
     pub fn describe_moves(&self, moves: &[Move]) -> Vec<proto::Move> {
-        match self {
-            AnyGame::Xiangqi(g) => describe_moves(g.position(), moves),
-            AnyGame::Janggi(g) => {
-                let mut scratch = g.position().clone();
-                moves
-                    .iter()
-                    .map(|&m| {
-                        let undo = scratch.play_unchecked(m);
-                        let gives_check = scratch.in_check();
-                        scratch.undo(m, undo);
-                        describe(g.position().board(), g.position().turn(), m, gives_check)
-                    })
-                    .collect()
-            }
-        }
+        let mut described = Vec::with_capacity(moves.len());
+        let turn = player(self.turn()) as i32;
+        self.move_facts(moves, |facts| described.push(facts.describe(turn)));
+        described
     }
 
     /// A legal move described for the API.
@@ -503,21 +514,6 @@ pub fn square(p: &proto::Point, field: &str) -> Result<Square, Status> {
     Ok(Square::new(p.file as u8, p.rank as u8))
 }
 
-/// Legal moves described for the API (one scratch copy of the position for all the
-/// check tests).
-pub fn describe_moves(pos: &Position, moves: &[Move]) -> Vec<proto::Move> {
-    let mut scratch = pos.clone();
-    moves
-        .iter()
-        .map(|&m| {
-            let undo = scratch.play_unchecked(m);
-            let gives_check = scratch.in_check();
-            scratch.undo(m, undo);
-            describe(pos.board(), pos.turn(), m, gives_check)
-        })
-        .collect()
-}
-
 /// Clears `player` in the moves of a list: they are all the side to move's, which the
 /// list's status names once. (It keeps the start position's list under 1 KiB, the
 /// size up to which HTTP/2 sends many responses in one write.)
@@ -541,21 +537,59 @@ fn iccs(m: Move) -> String {
     text
 }
 
-/// A legal move of the side `turn` on `b` described for the API (a pass has no points).
-fn describe(b: &Board, turn: Color, m: Move, gives_check: bool) -> proto::Move {
-    let (mover, captured) = if m.is_pass() { (None, None) } else { (b.piece_at(m.from()), b.piece_at(m.to())) };
-    proto::Move {
-        iccs: iccs(m),
-        from: (!m.is_pass()).then(|| point(m.from())),
-        to: (!m.is_pass()).then(|| point(m.to())),
-        piece: mover.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
-        captured: captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
-        captured_owner: captured.map_or(proto::Player::Unspecified, |p| player(p.color())) as i32,
-        player: player(turn) as i32,
-        gives_check,
-        is_pass: m.is_pass(),
-        notations: Vec::new(),
-        warning: proto::MoveWarning::Unspecified as i32,
+/// What the API says of one legal move: the pieces it moves and takes, and whether it
+/// checks. [`MoveFacts::describe`] makes it a message; the move list writes it as bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveFacts {
+    pub m: Move,
+    pub mover: Option<Piece>,
+    pub captured: Option<Piece>,
+    pub gives_check: bool,
+}
+
+impl MoveFacts {
+    /// The move as a message, made by `player` (a `proto::Player` value; unspecified
+    /// leaves it unset).
+    pub fn describe(&self, player_value: i32) -> proto::Move {
+        let m = self.m;
+        proto::Move {
+            iccs: iccs(m),
+            from: (!m.is_pass()).then(|| point(m.from())),
+            to: (!m.is_pass()).then(|| point(m.to())),
+            piece: self.mover.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
+            captured: self.captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
+            captured_owner: self.captured.map_or(proto::Player::Unspecified, |p| player(p.color())) as i32,
+            player: player_value,
+            gives_check: self.gives_check,
+            is_pass: m.is_pass(),
+            notations: Vec::new(),
+            warning: proto::MoveWarning::Unspecified as i32,
+        }
+    }
+
+    /// The fields of [`MoveFacts::describe`] with `player` unset, as bytes (fields 1
+    /// to 9 of `chuhe.v1.Move`).
+    #[inline]
+    pub fn write(&self, w: &mut Writer) {
+        let m = self.m;
+        if m.is_pass() {
+            w.bytes(1, b"pass");
+        } else {
+            let (from, to) = (m.from(), m.to());
+            w.bytes(1, &[b'a' + from.file(), b'0' + from.rank(), b'a' + to.file(), b'0' + to.rank()]);
+            for (field, sq) in [(2, from), (3, to)] {
+                w.message(field, |w| {
+                    w.uint(1, u64::from(sq.file()));
+                    w.uint(2, u64::from(sq.rank()));
+                });
+            }
+        }
+        let kind = |p: Option<Piece>| p.map_or(0, |p| piece_kind(p.kind()) as u64);
+        w.uint(4, kind(self.mover));
+        w.uint(5, kind(self.captured));
+        w.uint(6, self.captured.map_or(0, |p| player(p.color()) as u64));
+        w.uint(8, u64::from(self.gives_check));
+        w.uint(9, u64::from(m.is_pass()));
     }
 }
 

@@ -12,3 +12,4 @@ pub mod rules;
 pub mod server;
 pub mod three_kingdoms;
 pub mod three_kingdoms_analysis;
+pub mod wire;

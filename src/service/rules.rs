@@ -1,23 +1,40 @@
 //! RulesService: legal moves, move and game validation, adjudication. Each RPC is a
 //! plain function of its request (the CLI's `--json` output calls the same ones).
 
+use std::convert::Infallible;
+
+use prost::Message;
+use tonic::codegen::{Body, BoxFuture, Context, Poll, Service, StdError, http};
+use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
 
 use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
 use super::errors::bad_request;
-use super::proto::{self, rules_service_server::RulesService};
+use super::proto::{
+    self,
+    rules_service_server::{RulesService, RulesServiceServer},
+};
 use super::three_kingdoms;
+use super::wire::{Encoded, EncodedCodec, Writer};
 use crate::rules::janggi;
 use crate::rules::outcome::GameResult;
-use crate::rules::types::{Color, FixedList, Move, MoveList};
+use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
 use crate::rules::xiangqi::adjudicate;
 
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
+    list_legal_moves_encoded(req, limits)?
+        .decode()
+        .map_err(|e| Status::internal(format!("move list written wrong: {e}")))
+}
+
+/// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
+/// variants write them straight from the moves (see [`super::wire`]).
+pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Status> {
     if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
-        return three_kingdoms::list_legal_moves(req, limits);
+        return three_kingdoms::list_legal_moves(req, limits).map(|r| Encoded(r.encode_to_vec()));
     }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
     let game = AnyGame::from_request(position, "position", limits)?;
@@ -27,32 +44,42 @@ pub fn list_legal_moves(
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
     // The order of the ICCS texts, without comparing strings: file and rank of the
-    // from-point, then of the to-point; a pass last. Each key is computed once.
-    let mut keyed = FixedList::<(u16, Move), { MoveList::CAPACITY }>::new();
+    // from-point, then of the to-point (which name the move again); a pass last.
+    let mut keys = FixedList::<u16, { MoveList::CAPACITY }>::new();
     for &m in list.iter() {
         let (from, to) = (m.from(), m.to());
-        let key = u16::from_be_bytes([from.file() << 4 | from.rank(), to.file() << 4 | to.rank()]);
-        keyed.push((if m.is_pass() { u16::MAX } else { key }, m));
+        keys.push(if m.is_pass() {
+            u16::MAX
+        } else {
+            u16::from_be_bytes([from.file() << 4 | from.rank(), to.file() << 4 | to.rank()])
+        });
     }
-    keyed.as_mut_slice().sort_unstable_by_key(|&(key, _)| key);
-    for (slot, &(_, m)) in list.as_mut_slice().iter_mut().zip(keyed.iter()) {
-        *slot = m;
+    keys.as_mut_slice().sort_unstable();
+    let point = |byte: u8| Square::new(byte >> 4, byte & 0xf);
+    for (slot, &key) in list.as_mut_slice().iter_mut().zip(keys.iter()) {
+        let [from, to] = key.to_be_bytes();
+        *slot = if key == u16::MAX { Move::PASS } else { Move::new(point(from), point(to)) };
     }
-    let mut moves = game.describe_moves(list.as_slice());
-    convert::clear_mover(&mut moves);
-    if !notations.is_empty() {
-        for (described, &m) in moves.iter_mut().zip(list.iter()) {
-            described.notations = game.render(m, &notations);
-        }
-    }
-    if let Some(rules) = rules {
-        for (described, &m) in moves.iter_mut().zip(list.iter()) {
-            described.warning = game.warning(m, rules) as i32;
-        }
-    }
+    // ListLegalMovesResponse: the moves (field 1, each `chuhe.v1.Move` without its
+    // player), then the status (field 2).
+    let mut w = Writer::with_capacity(32 * list.len() + 160);
+    game.move_facts(list.as_slice(), |facts| {
+        w.message(1, |w| {
+            facts.write(w);
+            if !notations.is_empty() {
+                for text in game.render(facts.m, &notations) {
+                    w.prost_message(10, &text);
+                }
+            }
+            if let Some(rules) = rules {
+                w.uint(11, game.warning(facts.m, rules) as u64);
+            }
+        });
+    });
+    w.prost_message(2, &game.status_given(list.as_slice()));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
-    metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
-    Ok(proto::ListLegalMovesResponse { moves, status: Some(game.status_given(list.as_slice())) })
+    metrics::counter!("chuhe_moves_generated_total").increment(list.len() as u64);
+    Ok(w.finish())
 }
 
 pub fn validate_move(
@@ -275,5 +302,69 @@ impl RulesService for Rules {
             .await
             .map_err(|e| Status::internal(format!("adjudication task failed: {e}")))?
             .map(Response::new)
+    }
+}
+
+/// RulesService as the server runs it: the generated service, except that
+/// ListLegalMoves sends the bytes [`list_legal_moves_encoded`] writes.
+#[derive(Clone)]
+pub struct RulesServer {
+    generated: RulesServiceServer<Rules>,
+    limits: ContentLimits,
+    max_message_bytes: usize,
+}
+
+impl RulesServer {
+    pub fn new(limits: ContentLimits, max_message_bytes: usize) -> RulesServer {
+        let generated = RulesServiceServer::new(Rules { limits })
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes);
+        RulesServer { generated, limits, max_message_bytes }
+    }
+}
+
+impl NamedService for RulesServer {
+    const NAME: &'static str = <RulesServiceServer<Rules> as NamedService>::NAME;
+}
+
+const LIST_LEGAL_MOVES_PATH: &str = "/chuhe.v1.RulesService/ListLegalMoves";
+
+impl<B> Service<http::Request<B>> for RulesServer
+where
+    B: Body + Send + 'static,
+    B::Error: Into<StdError> + Send + 'static,
+{
+    type Response = http::Response<tonic::body::Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<Self::Response, Infallible>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        if request.uri().path() != LIST_LEGAL_MOVES_PATH {
+            return self.generated.call(request);
+        }
+        let (limits, max) = (self.limits, self.max_message_bytes);
+        Box::pin(async move {
+            let mut grpc = Grpc::new(EncodedCodec::<proto::ListLegalMovesRequest>::default())
+                .apply_max_message_size_config(Some(max), Some(max));
+            Ok(grpc.unary(ListLegalMoves { limits }, request).await)
+        })
+    }
+}
+
+/// ListLegalMoves answered with its response's bytes.
+struct ListLegalMoves {
+    limits: ContentLimits,
+}
+
+impl UnaryService<proto::ListLegalMovesRequest> for ListLegalMoves {
+    type Response = Encoded;
+    type Future = std::future::Ready<Result<Response<Encoded>, Status>>;
+
+    fn call(&mut self, request: Request<proto::ListLegalMovesRequest>) -> Self::Future {
+        std::future::ready(list_legal_moves_encoded(request.get_ref(), self.limits).map(Response::new))
     }
 }

@@ -17,9 +17,8 @@ use super::middleware::GrpcLayer;
 use super::notation::Notations;
 use super::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
-    rules_service_server::RulesServiceServer,
 };
-use super::rules::Rules;
+use super::rules::RulesServer;
 
 /// Everything an operator can set.
 #[derive(Clone, Debug)]
@@ -53,9 +52,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let limits = ContentLimits { max_game_plies: config.max_game_plies };
-    let rules = RulesServiceServer::new(Rules { limits })
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes);
+    let rules = RulesServer::new(limits, config.max_message_bytes);
     let notations = NotationServiceServer::new(Notations { limits })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
@@ -65,7 +62,7 @@ pub async fn serve(
         .max_encoding_message_size(config.max_message_bytes);
 
     let (health, health_service) = tonic_health::server::health_reporter();
-    health.set_serving::<RulesServiceServer<Rules>>().await;
+    health.set_serving::<RulesServer>().await;
     health.set_serving::<AnalysisServiceServer<Analysis>>().await;
     health.set_serving::<NotationServiceServer<Notations>>().await;
     health.set_service_status("", tonic_health::ServingStatus::Serving).await;
@@ -85,7 +82,7 @@ pub async fn serve(
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: NOT_SERVING, draining in-flight requests");
-        reporter.set_not_serving::<RulesServiceServer<Rules>>().await;
+        reporter.set_not_serving::<RulesServer>().await;
         reporter.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
         reporter.set_not_serving::<NotationServiceServer<Notations>>().await;
         reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
