@@ -523,18 +523,14 @@ pub fn clear_mover(moves: &mut [proto::Move]) {
     }
 }
 
-/// The ICCS text of a move (file letter and rank digit of each point), without the
-/// formatting machinery of `to_string`.
-fn iccs(m: Move) -> String {
+/// The ICCS text of a move, as bytes: file letter and rank digit of each point, or
+/// `pass` (without the formatting machinery of `to_string`).
+fn iccs_bytes(m: Move) -> [u8; 4] {
     if m.is_pass() {
-        return m.to_string();
+        return *b"pass";
     }
-    let mut text = String::with_capacity(4);
-    for sq in [m.from(), m.to()] {
-        text.push(char::from(b'a' + sq.file()));
-        text.push(char::from(b'0' + sq.rank()));
-    }
-    text
+    let (from, to) = (m.from(), m.to());
+    [b'a' + from.file(), b'0' + from.rank(), b'a' + to.file(), b'0' + to.rank()]
 }
 
 /// What the API says of one legal move: the pieces it moves and takes, and whether it
@@ -553,7 +549,7 @@ impl MoveFacts {
     pub fn describe(&self, player_value: i32) -> proto::Move {
         let m = self.m;
         proto::Move {
-            iccs: iccs(m),
+            iccs: iccs_bytes(m).iter().map(|&b| char::from(b)).collect(),
             from: (!m.is_pass()).then(|| point(m.from())),
             to: (!m.is_pass()).then(|| point(m.to())),
             piece: self.mover.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
@@ -572,12 +568,9 @@ impl MoveFacts {
     #[inline]
     pub fn write(&self, w: &mut Writer) {
         let m = self.m;
-        if m.is_pass() {
-            w.bytes(1, b"pass");
-        } else {
-            let (from, to) = (m.from(), m.to());
-            w.bytes(1, &[b'a' + from.file(), b'0' + from.rank(), b'a' + to.file(), b'0' + to.rank()]);
-            for (field, sq) in [(2, from), (3, to)] {
+        w.bytes(1, &iccs_bytes(m));
+        if !m.is_pass() {
+            for (field, sq) in [(2, m.from()), (3, m.to())] {
                 w.message(field, |w| {
                     w.uint(1, u64::from(sq.file()));
                     w.uint(2, u64::from(sq.rank()));
