@@ -42,13 +42,14 @@ impl Writer {
         Encoded(self.buf)
     }
 
+    /// prost's varint, with the one-byte case (nearly every value here) inline.
     #[inline]
-    fn varint(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.buf.push(v as u8 | 0x80);
-            v >>= 7;
+    fn varint(&mut self, v: u64) {
+        if v < 0x80 {
+            self.buf.push(v as u8);
+        } else {
+            prost::encoding::encode_varint(v, &mut self.buf);
         }
-        self.buf.push(v as u8);
     }
 
     #[inline]
@@ -88,7 +89,7 @@ impl Writer {
         if len < 0x80 {
             self.buf[at] = len as u8;
         } else {
-            let mut prefix = Vec::with_capacity(10);
+            let mut prefix = Vec::with_capacity(prost::encoding::encoded_len_varint(len as u64));
             prost::encoding::encode_varint(len as u64, &mut prefix);
             self.buf.splice(at..at + 1, prefix);
         }
