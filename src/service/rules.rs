@@ -257,7 +257,8 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
     })
 }
 
-/// The tonic service: each RPC runs its function on the request.
+/// The tonic service: each RPC runs its function on the request. The server mounts it
+/// inside [`RulesServer`], which answers ListLegalMoves with the written bytes instead.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
     pub limits: ContentLimits,
