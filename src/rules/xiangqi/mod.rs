@@ -108,6 +108,12 @@ const MAX_PIECES: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
 impl Position {
     /// The initial position, FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`.
     pub fn startpos() -> Position {
+        // Set up once: most requests and records start here.
+        static START: std::sync::LazyLock<Position> = std::sync::LazyLock::new(Position::set_up_start);
+        START.clone()
+    }
+
+    fn set_up_start() -> Position {
         use PieceKind::*;
         let mut board = Board::empty();
         let back = [Chariot, Horse, Elephant, Advisor, General, Advisor, Elephant, Horse, Chariot];
