@@ -231,12 +231,12 @@ impl Position {
     /// Appends every legal move to `list`.
     #[inline]
     pub fn legal_moves(&self, list: &mut MoveList) {
-        self.generate::<false>(list)
+        self.generate::<false, false>(0, 0, list)
     }
 
     /// Appends every legal capture to `list`.
     pub fn legal_captures(&self, list: &mut MoveList) {
-        self.generate::<true>(list)
+        self.generate::<true, false>(0, 0, list)
     }
 
     /// How many legal moves there are (perft's last ply).
@@ -264,9 +264,10 @@ impl Position {
             Some(p) if p.color() == self.turn => {}
             _ => return false,
         }
+        // The moves of that one piece to that one point: legal if there is one.
         let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(m)
+        self.generate::<false, true>(bit(m.from()), bit(m.to()), &mut list);
+        !list.is_empty()
     }
 
     /// Plays a move known to be legal. Returns what [`Position::undo`] needs.
