@@ -250,6 +250,7 @@ pub trait MovePosition {
     fn mover(&self) -> Color;
     /// Appends the legal moves.
     fn moves(&self, list: &mut MoveList);
+    fn is_legal(&self, m: Move) -> bool;
     /// `None` when `m` is legal, otherwise the first rule it breaks.
     fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
     /// `+` when the legal move `m` gives check, `#` when it mates, else nothing.
@@ -280,6 +281,9 @@ macro_rules! move_position {
             }
             fn moves(&self, list: &mut MoveList) {
                 self.legal_moves(list)
+            }
+            fn is_legal(&self, m: Move) -> bool {
+                <$position>::is_legal(self, m)
             }
             fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
                 self.explain_illegal(m)
@@ -312,9 +316,7 @@ pub(crate) fn pick(
     notation: Notation,
     candidates: Vec<Move>,
 ) -> Result<Move, NotationError> {
-    let mut legal = MoveList::new();
-    pos.moves(&mut legal);
-    let fitting: Vec<Move> = candidates.iter().copied().filter(|m| legal.contains(*m)).collect();
+    let fitting: Vec<Move> = candidates.iter().copied().filter(|&m| pos.is_legal(m)).collect();
     match fitting.as_slice() {
         [m] => Ok(*m),
         [] => {
