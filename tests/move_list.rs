@@ -6,7 +6,7 @@
 
 use chuhe::service::convert::ContentLimits;
 use chuhe::service::proto::{self, Notation, RuleSet, Variant};
-use chuhe::service::rules;
+use chuhe::service::{rules, wire};
 use prost::Message;
 
 mod common;
@@ -126,4 +126,35 @@ fn warnings_reach_the_written_list() {
         .map(|m| m.iccs.as_str())
         .collect();
     assert!(warned.contains(&"b2a2"), "{warned:?}");
+}
+
+/// The writer itself: scalars left out at 0, an empty message still written, a body
+/// over 127 bytes with a two-byte length, a generated message inside.
+#[test]
+fn the_wire_writer_writes_what_prost_reads() {
+    let status = proto::PositionStatus { fen: "x".repeat(300), in_check: true, ..Default::default() };
+    let mut w = wire::Writer::default();
+    w.message(1, |w| {
+        w.bytes(1, b"h2e2");
+        w.message(2, |_| {});
+        w.message(3, |w| {
+            w.uint(1, 4);
+            w.uint(2, 0);
+        });
+        w.uint(4, proto::PieceKind::Cannon as u64);
+        w.uint(8, 1);
+    });
+    // A body longer than 127 bytes takes a two-byte length.
+    w.message(1, |w| w.bytes(1, "x".repeat(200).as_bytes()));
+    w.prost_message(2, &status);
+    let decoded: proto::ListLegalMovesResponse = w.finish().decode().expect("decodes");
+    assert_eq!(decoded.moves.len(), 2);
+    let m = &decoded.moves[0];
+    assert_eq!(m.iccs, "h2e2");
+    assert_eq!(m.from, Some(proto::Point::default()));
+    assert_eq!(m.to, Some(proto::Point { file: 4, rank: 0, name: String::new() }));
+    assert_eq!(m.piece, proto::PieceKind::Cannon as i32);
+    assert!(m.gives_check && !m.is_pass);
+    assert_eq!(decoded.moves[1].iccs.len(), 200);
+    assert_eq!(decoded.status, Some(status));
 }

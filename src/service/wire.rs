@@ -137,38 +137,3 @@ impl Encoder for EncodedEncoder {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::proto;
-
-    #[test]
-    fn writes_what_prost_reads() {
-        let status = proto::PositionStatus { fen: "x".repeat(300), in_check: true, ..Default::default() };
-        let mut w = Writer::default();
-        w.message(1, |w| {
-            w.bytes(1, b"h2e2");
-            w.message(2, |_| {});
-            w.message(3, |w| {
-                w.uint(1, 4);
-                w.uint(2, 0);
-            });
-            w.uint(4, proto::PieceKind::Cannon as u64);
-            w.uint(8, 1);
-        });
-        // A body longer than 127 bytes takes a two-byte length.
-        w.message(1, |w| w.bytes(1, "x".repeat(200).as_bytes()));
-        w.prost_message(2, &status);
-        let decoded: proto::ListLegalMovesResponse = w.finish().decode().unwrap();
-        assert_eq!(decoded.moves.len(), 2);
-        let m = &decoded.moves[0];
-        assert_eq!(m.iccs, "h2e2");
-        assert_eq!(m.from, Some(proto::Point::default()));
-        assert_eq!(m.to, Some(proto::Point { file: 4, rank: 0, name: String::new() }));
-        assert_eq!(m.piece, proto::PieceKind::Cannon as i32);
-        assert!(m.gives_check && !m.is_pass);
-        assert_eq!(decoded.moves[1].iccs.len(), 200);
-        assert_eq!(decoded.status, Some(status));
-    }
-}
