@@ -423,6 +423,17 @@ proptest! {
             let (moves, fast) = fast_legal_moves(&pos);
             let slow = slow_legal_moves(&pos);
             prop_assert_eq!(&fast, &slow, "legal moves differ in\n{:?}", pos);
+            // is_legal agrees with the slow checker on every move of every own piece.
+            for from in Square::all() {
+                if pos.board().piece_at(from).is_none_or(|p| p.color() != pos.turn()) {
+                    continue;
+                }
+                for to in Square::all().filter(|&to| to != from) {
+                    let m = Move::new(from, to);
+                    prop_assert_eq!(pos.is_legal(m), slow.contains(&m.to_string()), "is_legal({}) in\n{:?}", m, pos);
+                }
+            }
+            prop_assert_eq!(pos.is_legal(Move::PASS), slow.contains("pass"));
             prop_assert_eq!(pos.key(), pos.key_from_scratch());
             let checkers: BTreeSet<Square> = chuhe::rules::board::squares(pos.checkers()).collect();
             prop_assert_eq!(&checkers, &slow_checkers(&pos));

@@ -330,9 +330,10 @@ impl Position {
             Some(p) if p.color() == self.turn => {}
             _ => return false,
         }
+        // The moves of that one piece to that one point: legal if there is one.
         let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(m)
+        self.generate_between(m.from(), m.to(), &mut list);
+        !list.is_empty()
     }
 
     /// Plays a move known to be legal (a pass, [`Move::PASS`], included). Returns what
@@ -409,12 +410,10 @@ impl Position {
         if self.board.piece_at(m.to()).is_some_and(|p| p.color() == self.turn) {
             return Some(IllegalReason::CapturesOwnPiece);
         }
-        let mut list = MoveList::new();
-        self.generate(&mut list);
-        if list.contains(m) {
+        if self.is_legal(m) {
             return None;
         }
-        list.clear();
+        let mut list = MoveList::new();
         self.generate_pseudo(&mut list);
         if list.contains(m) {
             return Some(IllegalReason::LeavesGeneralAttacked);

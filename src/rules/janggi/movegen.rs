@@ -176,20 +176,28 @@ impl Position {
 
     /// Appends the legal moves to `list`, the pass last.
     pub(super) fn generate(&self, list: &mut MoveList) {
-        self.generate_inner::<true>(list)
+        self.generate_inner::<true, false>(0, 0, list)
     }
 
     /// The moves the pieces can make whether or not they leave the general attacked
     /// (the pass included unless in check): for explaining why a move is illegal.
     pub(super) fn generate_pseudo(&self, list: &mut MoveList) {
-        self.generate_inner::<false>(list)
+        self.generate_inner::<false, false>(0, 0, list)
     }
 
+    /// Appends the legal moves of the piece on `from` to `to` (none or one), no pass.
+    pub(super) fn generate_between(&self, from: Square, to: Square, list: &mut MoveList) {
+        self.generate_inner::<true, true>(bit(from), bit(to), list)
+    }
+
+    /// With `MASKED`, only the moves of the pieces on `from` to the points of `to`, and
+    /// no pass; without, the masks are not even read.
     #[inline(always)]
-    fn generate_inner<const SAFE: bool>(&self, list: &mut MoveList) {
+    fn generate_inner<const SAFE: bool, const MASKED: bool>(&self, from: Bitboard, to: Bitboard, list: &mut MoveList) {
         if self.passes >= 2 {
             return;
         }
+        let (from_mask, to_mask) = if MASKED { (from, to) } else { (!0, !0) };
         let b = &self.board;
         let us = self.turn;
         let Some(king) = b.general(us) else { return };
@@ -206,7 +214,7 @@ impl Position {
 
         let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
             let from_hot = guard.hot_from & bit(from) != 0;
-            for to in squares(targets) {
+            for to in squares(targets & to_mask) {
                 if (from_hot || guard.hot_to & bit(to) != 0)
                     && self.attacked_after(if from == king { to } else { king }, from, to)
                 {
@@ -216,7 +224,7 @@ impl Position {
             }
         };
 
-        for from in squares(b.pieces(us, PieceKind::Chariot)) {
+        for from in squares(b.pieces(us, PieceKind::Chariot) & from_mask) {
             let (rv, fv) = (b.rank_view(from), b.file_view(from));
             let mut t = ((rank_bits_to_board(rv.first, from.rank()) | file_bits_to_board(fv.first, from.file()))
                 & enemy)
@@ -235,10 +243,10 @@ impl Position {
             }
             emit(from, t, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Cannon)) {
+        for from in squares(b.pieces(us, PieceKind::Cannon) & from_mask) {
             emit(from, cannon_targets(b, from, PREY[c]), list);
         }
-        for from in squares(b.pieces(us, PieceKind::Horse)) {
+        for from in squares(b.pieces(us, PieceKind::Horse) & from_mask) {
             let mut t = 0;
             for st in HORSE_MOVES[from.index()].as_slice() {
                 if empty & (1u128 << st.block) != 0 {
@@ -247,7 +255,7 @@ impl Position {
             }
             emit(from, t & allowed, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Elephant)) {
+        for from in squares(b.pieces(us, PieceKind::Elephant) & from_mask) {
             let mut t = 0;
             for st in ELEPHANT_MOVES[from.index()].as_slice() {
                 if empty & (1u128 << st.blocks[0]) != 0 && empty & (1u128 << st.blocks[1]) != 0 {
@@ -256,14 +264,16 @@ impl Position {
             }
             emit(from, t & allowed, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Pawn)) {
+        for from in squares(b.pieces(us, PieceKind::Pawn) & from_mask) {
             emit(from, SOLDIER_STEPS[c][from.index()] & allowed, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Advisor)) {
+        for from in squares(b.pieces(us, PieceKind::Advisor) & from_mask) {
             emit(from, PALACE_STEPS[from.index()] & allowed, list);
         }
-        emit(king, PALACE_STEPS[king.index()] & allowed, list);
-        if !guard.in_check {
+        if from_mask & bit(king) != 0 {
+            emit(king, PALACE_STEPS[king.index()] & allowed, list);
+        }
+        if !MASKED && !guard.in_check {
             list.push(Move::PASS);
         }
     }
