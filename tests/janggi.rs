@@ -434,6 +434,7 @@ proptest! {
                 }
             }
             prop_assert_eq!(pos.is_legal(Move::PASS), slow.contains("pass"));
+            prop_assert_eq!(pos.has_piece_move(), moves.iter().any(|m| !m.is_pass()));
             prop_assert_eq!(pos.key(), pos.key_from_scratch());
             let checkers: BTreeSet<Square> = chuhe::rules::board::squares(pos.checkers()).collect();
             prop_assert_eq!(&checkers, &slow_checkers(&pos));

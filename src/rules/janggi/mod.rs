@@ -321,6 +321,16 @@ impl Position {
         }
     }
 
+    /// Has the side to move a legal move other than the pass? Asks piece by piece and
+    /// stops at the first that has one.
+    pub fn has_piece_move(&self) -> bool {
+        let mut list = MoveList::new();
+        squares(self.board.by_color(self.turn)).any(|from| {
+            self.generate_masked(bit(from), !0, &mut list);
+            !list.is_empty()
+        })
+    }
+
     /// Is `m` a legal move here?
     pub fn is_legal(&self, m: Move) -> bool {
         if m.is_pass() {
@@ -332,7 +342,7 @@ impl Position {
         }
         // The moves of that one piece to that one point: legal if there is one.
         let mut list = MoveList::new();
-        self.generate_between(m.from(), m.to(), &mut list);
+        self.generate_masked(bit(m.from()), bit(m.to()), &mut list);
         !list.is_empty()
     }
 
@@ -447,7 +457,7 @@ impl Position {
     pub fn status(&self) -> Status {
         if self.passes >= 2 {
             Status::Ended
-        } else if self.in_check() && self.legal_move_count() == 0 {
+        } else if self.in_check() && !self.has_piece_move() {
             Status::Checkmate
         } else {
             Status::Ongoing

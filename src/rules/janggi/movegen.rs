@@ -185,9 +185,9 @@ impl Position {
         self.generate_inner::<false, false>(0, 0, list)
     }
 
-    /// Appends the legal moves of the piece on `from` to `to` (none or one), no pass.
-    pub(super) fn generate_between(&self, from: Square, to: Square, list: &mut MoveList) {
-        self.generate_inner::<true, true>(bit(from), bit(to), list)
+    /// Appends the legal moves of the pieces on `from` to the points of `to`, no pass.
+    pub(super) fn generate_masked(&self, from: Bitboard, to: Bitboard, list: &mut MoveList) {
+        self.generate_inner::<true, true>(from, to, list)
     }
 
     /// With `MASKED`, only the moves of the pieces on `from` to the points of `to`, and

@@ -63,7 +63,7 @@ impl Position {
         if self.is_legal(m) {
             return None;
         }
-        if self.legal_move_count() == 0 {
+        if !self.has_legal_move() {
             return Some(IllegalReason::GameOver);
         }
         if m.is_pass() {

@@ -239,6 +239,16 @@ impl Position {
         self.generate::<true, false>(0, 0, list)
     }
 
+    /// Has the side to move a legal move? Asks piece by piece and stops at the first
+    /// that has one (nearly always the first piece asked).
+    pub fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        squares(self.board.by_color(self.turn)).any(|from| {
+            self.generate::<false, true>(bit(from), !0, &mut list);
+            !list.is_empty()
+        })
+    }
+
     /// How many legal moves there are (perft's last ply).
     #[inline]
     pub fn legal_move_count(&self) -> usize {
@@ -347,7 +357,7 @@ impl Position {
 
     /// Ongoing, or lost for the side to move by checkmate or stalemate.
     pub fn status(&self) -> Status {
-        self.status_given(self.legal_move_count() > 0)
+        self.status_given(self.has_legal_move())
     }
 
     /// [`Position::status`] for a caller that has already generated the legal moves.
