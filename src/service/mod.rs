@@ -1,6 +1,7 @@
 //! Thin tonic adapters: proto <-> domain, errors, limits.
 
 pub mod analysis;
+mod blocking;
 mod connection;
 pub mod convert;
 pub mod engine;

@@ -3,6 +3,7 @@
 
 use tonic::{Request, Response, Status};
 
+use super::blocking::run_sized;
 use super::convert::{self, AnyGame, ContentLimits, Variant};
 use super::errors::{bad_request, unimplemented};
 use super::proto::{self, notation_service_server::NotationService};
@@ -209,10 +210,8 @@ impl NotationService for Notations {
     ) -> Result<Response<proto::ConvertMovesResponse>, Status> {
         let limits = self.limits;
         let req = request.into_inner();
-        tokio::task::spawn_blocking(move || convert_moves(&req, limits))
-            .await
-            .map_err(|e| Status::internal(format!("conversion task failed: {e}")))?
-            .map(Response::new)
+        let plies = req.start.as_ref().map_or(0, |p| p.moves.len()) + req.moves.len();
+        run_sized(plies, "conversion", move || convert_moves(&req, limits)).await.map(Response::new)
     }
 
     async fn import_record(
@@ -221,10 +220,8 @@ impl NotationService for Notations {
     ) -> Result<Response<proto::ImportRecordResponse>, Status> {
         let limits = self.limits;
         let req = request.into_inner();
-        tokio::task::spawn_blocking(move || import_record(&req, limits))
-            .await
-            .map_err(|e| Status::internal(format!("import task failed: {e}")))?
-            .map(Response::new)
+        // How many plies a text holds is known once it is read: always on the pool.
+        run_sized(usize::MAX, "import", move || import_record(&req, limits)).await.map(Response::new)
     }
 
     async fn export_record(
@@ -233,9 +230,7 @@ impl NotationService for Notations {
     ) -> Result<Response<proto::ExportRecordResponse>, Status> {
         let limits = self.limits;
         let req = request.into_inner();
-        tokio::task::spawn_blocking(move || export_record(&req, limits))
-            .await
-            .map_err(|e| Status::internal(format!("export task failed: {e}")))?
-            .map(Response::new)
+        let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
+        run_sized(plies, "export", move || export_record(&req, limits)).await.map(Response::new)
     }
 }

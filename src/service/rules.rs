@@ -8,6 +8,7 @@ use tonic::codegen::{Body, BoxFuture, Context, Poll, Service, StdError, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
 
+use super::blocking::run_sized;
 use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
 use super::errors::bad_request;
 use super::proto::{
@@ -286,11 +287,8 @@ impl RulesService for Rules {
     ) -> Result<Response<proto::ValidateGameResponse>, Status> {
         let limits = self.limits;
         let req = request.into_inner();
-        // A long record is milliseconds of work: keep it off the async workers.
-        tokio::task::spawn_blocking(move || validate_game(&req, limits))
-            .await
-            .map_err(|e| Status::internal(format!("validation task failed: {e}")))?
-            .map(Response::new)
+        let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
+        run_sized(plies, "validation", move || validate_game(&req, limits)).await.map(Response::new)
     }
 
     async fn adjudicate(
@@ -299,10 +297,8 @@ impl RulesService for Rules {
     ) -> Result<Response<proto::AdjudicateResponse>, Status> {
         let limits = self.limits;
         let req = request.into_inner();
-        tokio::task::spawn_blocking(move || adjudicate(&req, limits))
-            .await
-            .map_err(|e| Status::internal(format!("adjudication task failed: {e}")))?
-            .map(Response::new)
+        let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
+        run_sized(plies, "adjudication", move || adjudicate(&req, limits)).await.map(Response::new)
     }
 }
 
