@@ -26,15 +26,23 @@ pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Status> {
+    if is_three_kingdoms(req) {
+        return three_kingdoms::list_legal_moves(req, limits);
+    }
     list_legal_moves_encoded(req, limits)?
         .decode()
         .map_err(|e| Status::internal(format!("move list written wrong: {e}")))
 }
 
+/// Three Kingdoms lists are built as messages (the written list covers the 9x10 variants).
+fn is_three_kingdoms(req: &proto::ListLegalMovesRequest) -> bool {
+    req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
+}
+
 /// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
 /// variants write them straight from the moves (see [`super::wire`]).
 pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Status> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+    if is_three_kingdoms(req) {
         return three_kingdoms::list_legal_moves(req, limits).map(|r| Encoded(r.encode_to_vec()));
     }
     let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
