@@ -3,7 +3,7 @@
 //! pieces of this kind", and an incremental Zobrist key. Nothing here knows how the
 //! pieces move; the variants do.
 
-use super::types::{Color, Piece, PieceKind, Square};
+use super::types::{Color, Move, Piece, PieceKind, Square};
 
 /// A set of points as a 90-bit mask (bit `square.index()`).
 pub type Bitboard = u128;
@@ -140,6 +140,12 @@ pub fn lines_and_square_around(sq: Square, radius: u8) -> Bitboard {
     let ranks = (rank.saturating_sub(radius)..=(rank + radius).min(9)).fold(0, |bb, r| bb | RANK_MASKS[r as usize]);
     let files = (file.saturating_sub(radius)..=(file + radius).min(8)).fold(0, |bb, f| bb | FILE_MASKS[f as usize]);
     RANK_MASKS[rank as usize] | FILE_MASKS[file as usize] | (ranks & files)
+}
+
+/// Does `m` leave or reach one of `points`?
+#[inline(always)]
+pub fn touches(m: Move, points: Bitboard) -> bool {
+    (bit(m.from()) | bit(m.to())) & points != 0
 }
 
 /// Expands a line bitmask (positions along a rank) into board squares.

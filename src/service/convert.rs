@@ -10,7 +10,7 @@ use super::errors::{bad_request, unimplemented};
 use super::proto;
 use super::wire::Writer;
 use crate::notation::{self, Notation, fen};
-use crate::rules::board::{Bitboard, Board, bit};
+use crate::rules::board::{self, Bitboard, Board};
 use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
@@ -333,7 +333,7 @@ impl AnyGame {
             let mut scratch = pos.clone();
             let zone = pos.check_zone();
             for &m in moves {
-                let gives_check = (bit(m.from()) | bit(m.to())) & zone != 0 && {
+                let gives_check = board::touches(m, zone) && {
                     let undo = scratch.play_unchecked(m);
                     let in_check = scratch.in_check();
                     scratch.undo(m, undo);

@@ -347,7 +347,7 @@ impl Position {
 
     /// Would `m` (legal) give check?
     pub fn gives_check(&self, m: Move) -> bool {
-        if (bit(m.from()) | bit(m.to())) & self.check_zone() == 0 {
+        if !board::touches(m, self.check_zone()) {
             return false;
         }
         let mut after = self.clone();
