@@ -186,6 +186,17 @@ fn bad_counter() {
     );
 }
 
+/// The counters are written back as read, from 0 to the largest u32.
+#[test]
+fn counters_round_trip_through_format() {
+    for (halfmove, fullmove) in [(0u32, 1u32), (9, 10), (59, 1234), (4_294_967_295, 4_294_967_295)] {
+        let text = format!("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - {halfmove} {fullmove}");
+        let setup = fen::parse(&text).unwrap();
+        assert_eq!((setup.halfmove_clock, setup.fullmove_number), (halfmove, fullmove));
+        assert_eq!(fen::format(&setup), text);
+    }
+}
+
 #[test]
 fn trailing_fields() {
     assert_eq!(

@@ -10,7 +10,7 @@
 //! assert_eq!(fen::format(&setup), fen::XIANGQI_START);
 //! ```
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 
 use crate::rules::board::Board;
 use crate::rules::setup::Setup;
@@ -159,7 +159,9 @@ fn parse_placement(placement: &str) -> Result<Board, FenError> {
 
 /// Formats a setup as FEN (canonical letters: N for horse, B for elephant, `w`/`b`).
 pub fn format(setup: &Setup) -> String {
-    let mut out = String::with_capacity(90);
+    // Every status the service returns carries its FEN, so this is written into a
+    // fixed buffer: 99 characters of board at most, then side and two counters.
+    let mut out = AsciiBuf::<{ 99 + 7 + 2 * 20 + 1 }>::new();
     for rank in (0..10).rev() {
         let mut empty = 0;
         for file in 0..9 {
@@ -167,23 +169,65 @@ pub fn format(setup: &Setup) -> String {
                 None => empty += 1,
                 Some(p) => {
                     if empty > 0 {
-                        out.push(char::from(b'0' + empty));
+                        out.push(b'0' + empty);
                         empty = 0;
                     }
-                    out.push(p.fen_char());
+                    out.push(p.fen_char() as u8);
                 }
             }
         }
         if empty > 0 {
-            out.push(char::from(b'0' + empty));
+            out.push(b'0' + empty);
         }
         if rank > 0 {
-            out.push('/');
+            out.push(b'/');
         }
     }
-    let side = if setup.turn == Color::Red { 'w' } else { 'b' };
-    let _ = write!(out, " {side} - - {} {}", setup.halfmove_clock, setup.fullmove_number);
-    out
+    out.extend(if setup.turn == Color::Red { b" w - - " } else { b" b - - " });
+    out.decimal(u64::from(setup.halfmove_clock));
+    out.push(b' ');
+    out.decimal(u64::from(setup.fullmove_number));
+    out.into_string()
+}
+
+/// A short ASCII text built on the stack.
+struct AsciiBuf<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> AsciiBuf<N> {
+    fn new() -> Self {
+        AsciiBuf { bytes: [0; N], len: 0 }
+    }
+
+    fn push(&mut self, b: u8) {
+        self.bytes[self.len] = b;
+        self.len += 1;
+    }
+
+    fn extend(&mut self, s: &[u8]) {
+        self.bytes[self.len..self.len + s.len()].copy_from_slice(s);
+        self.len += s.len();
+    }
+
+    fn decimal(&mut self, mut v: u64) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.extend(&digits[i..]);
+    }
+
+    fn into_string(self) -> String {
+        String::from_utf8(self.bytes[..self.len].to_vec()).expect("FEN text is ASCII")
+    }
 }
 
 /// Why a FEN is not a valid position of a variant: bad text, or text describing a

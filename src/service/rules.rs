@@ -74,7 +74,7 @@ pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: Cont
     let mut w = Writer::with_capacity(32 * list.len() + 160);
     game.move_facts(list.as_slice(), |facts| {
         w.message(1, |w| {
-            facts.write(w);
+            facts.encode().write_to(w);
             if !notations.is_empty() {
                 for text in game.render(facts.m, &notations) {
                     w.prost_message(10, &text);
