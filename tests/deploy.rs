@@ -1,9 +1,15 @@
-//! The image build of `deploy/Dockerfile`: its first stage compiles the dependencies
-//! against the empty sources `deploy/stub-targets.sh` writes, and its build context is
-//! cut down to what the stages copy by `deploy/Dockerfile.dockerignore`.
+//! What `deploy/` holds agrees with the code: the image build of `deploy/Dockerfile`
+//! (its first stage compiles the dependencies against the empty sources
+//! `deploy/stub-targets.sh` writes, and its build context is cut down to what the stages
+//! copy by `deploy/Dockerfile.dockerignore`), and the Grafana dashboard's queries.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use serde_json::Value;
+
+mod common;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -98,4 +104,65 @@ fn the_build_context_holds_exactly_what_the_image_copies() {
     for path in &copied {
         assert!(repo().join(path).exists(), "{path} exists");
     }
+}
+
+/// Every metric a query of the dashboard names, as written there.
+fn dashboard_metrics() -> BTreeSet<String> {
+    fn exprs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("expr", Value::String(e)) => out.push(e.clone()),
+                        _ => exprs(value, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| exprs(i, out)),
+            _ => {}
+        }
+    }
+    let dashboard: Value =
+        serde_json::from_str(&read("deploy/grafana/chuhe-dashboard.json")).expect("dashboard is JSON");
+    let mut queries = Vec::new();
+    exprs(&dashboard, &mut queries);
+    assert!(queries.len() >= 10, "the dashboard's queries were found: {queries:?}");
+    queries
+        .iter()
+        .flat_map(|q| q.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|word| ["grpc_server_", "chuhe_", "process_"].iter().any(|p| word.starts_with(p)))
+        .map(str::to_string)
+        .collect()
+}
+
+/// After the calls each panel is about (rules, adjudication, search), the server
+/// exports every metric the dashboard asks for, under that name.
+#[tokio::test]
+async fn the_dashboard_asks_only_for_metrics_the_server_exports() {
+    chuhe::telemetry::metrics_handle();
+    let server = common::server::start_small().await;
+    let channel = server.channel().await;
+    for config in ["list_legal_moves", "adjudicate", "analyze"] {
+        let config: Value = serde_json::from_str(&read(&format!("deploy/ghz/{config}.json"))).unwrap();
+        let method = config["call"].as_str().unwrap();
+        common::json_call::call(&channel, method, &config["data"]).await.unwrap_or_else(|s| panic!("{method}: {s:?}"));
+    }
+    let text = chuhe::telemetry::render_metrics();
+    let families: BTreeSet<(&str, &str)> =
+        text.lines().filter_map(|l| l.strip_prefix("# TYPE ")).filter_map(|l| l.split_once(' ')).collect();
+    let exported = |name: &str| families.iter().any(|&(n, _)| n == name);
+    let histogram = |name: &str| families.contains(&(name, "histogram"));
+    let wanted = dashboard_metrics();
+    for metric in ["grpc_server_handled_total", "grpc_server_handling_seconds_bucket", "chuhe_search_nodes_total"] {
+        assert!(wanted.contains(metric), "the dashboard's metrics were read: {wanted:?}");
+    }
+    for name in &wanted {
+        let series_of_histogram =
+            ["_bucket", "_sum", "_count"].iter().any(|suffix| name.strip_suffix(suffix).is_some_and(histogram));
+        assert!(
+            exported(name) || series_of_histogram,
+            "the dashboard asks for {name}, which the server does not export"
+        );
+    }
+    server.shutdown().await;
 }
