@@ -539,3 +539,18 @@ fn record_syntax() {
     let e = record::import("1. 炮二平五 马8进7 2. 车二平五", None).unwrap_err();
     assert!(e.to_string().contains("车二平五"), "{e}");
 }
+
+/// Move texts of four or five bytes whose characters are not all one byte long: read as
+/// no move in every notation, never sliced inside a character.
+#[test]
+fn move_texts_with_wide_characters_are_refused_not_split() {
+    let pos = Position::startpos();
+    for text in
+        ["a\u{39e}b", "h\u{39e}e2", "\u{39e}h2e", "h2\u{39e}2", "a\u{39e}-", "h2-\u{39e}", "炮二平", "h2e\u{301}"]
+    {
+        assert!(Move::parse_iccs(text).is_none(), "{text:?}");
+        for notation in Notation::ALL {
+            assert!(parse_move(&pos, text, notation).is_err(), "{text:?} in {notation:?}");
+        }
+    }
+}

@@ -118,6 +118,9 @@ async fn bad_inputs_are_invalid_argument_naming_the_field() {
     assert_eq!(bad_field(&err), "position.moves[1]");
     let err = client.list_legal_moves(list(position("startpos", "h2e2 h2e2"))).await.unwrap_err();
     assert_eq!(bad_field(&err), "position.moves[1]");
+    // Four bytes, but not four characters: a bad move, not a text cut inside a character.
+    let err = client.list_legal_moves(list(position("startpos", "h2e2 a\u{39e}b"))).await.unwrap_err();
+    assert_eq!(bad_field(&err), "position.moves[1]");
     let err = client.list_legal_moves(proto::ListLegalMovesRequest::default()).await.unwrap_err();
     assert_eq!(bad_field(&err), "position");
 

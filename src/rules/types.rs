@@ -223,7 +223,12 @@ impl Square {
 
     /// Parses ICCS coordinates such as `e0` (case-insensitive file letter).
     pub fn parse(s: &str) -> Option<Square> {
-        let b = s.as_bytes();
+        Square::parse_bytes(s.as_bytes())
+    }
+
+    /// [`Square::parse`] of bytes: text is read by bytes here, so that a slice of it can
+    /// never fall inside a character.
+    fn parse_bytes(b: &[u8]) -> Option<Square> {
         if b.len() != 2 {
             return None;
         }
@@ -304,12 +309,13 @@ impl Move {
         if s.eq_ignore_ascii_case("pass") || s == "@@@@" || s == "0000" {
             return Some(Move::PASS);
         }
-        let (a, b) = match s.len() {
-            4 => (&s[0..2], &s[2..4]),
-            5 if s.as_bytes()[2] == b'-' => (&s[0..2], &s[3..5]),
+        let b = s.as_bytes();
+        let (from, to) = match b.len() {
+            4 => (&b[0..2], &b[2..4]),
+            5 if b[2] == b'-' => (&b[0..2], &b[3..5]),
             _ => return None,
         };
-        let (from, to) = (Square::parse(a)?, Square::parse(b)?);
+        let (from, to) = (Square::parse_bytes(from)?, Square::parse_bytes(to)?);
         if from == to {
             return None;
         }
