@@ -511,6 +511,22 @@ fn records_convert_between_notations() {
     assert!(wxf.contains("{the usual defence} 8. H7+6"), "{wxf}");
 }
 
+/// Both kinds of comment fold their spaces alike, so a record reads back from its
+/// export with the same comments.
+#[test]
+fn comments_fold_spaces_and_survive_export() {
+    let text = "1. h2e2 ; a  line\tcomment \n h9g7 {a   braced\n comment} 2. h0g2 *";
+    let (rec, _) = record::import(text, Some(Notation::Iccs)).unwrap();
+    assert_eq!(
+        rec.comments,
+        vec![Comment { ply: 1, text: "a line comment".into() }, Comment { ply: 2, text: "a braced comment".into() }]
+    );
+    for n in Notation::ALL {
+        let (back, _) = record::import(&record::export(&rec, n), None).unwrap();
+        assert_eq!(back.comments, rec.comments, "{n}");
+    }
+}
+
 #[test]
 fn record_syntax() {
     let text = "[Event \"A \\\"quoted\\\" name\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30\"]\n\n\

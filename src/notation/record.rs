@@ -243,9 +243,10 @@ pub fn split(text: &str) -> Result<RawRecord, RecordError> {
             ';' => {
                 flush(&mut token, &mut raw);
                 let close = rest[i..].find('\n').map_or(rest.len(), |n| i + n);
-                let body = rest[i + 1..close].trim();
+                // Spaces are folded as in a braced comment, which is how it is written back.
+                let body = rest[i + 1..close].split_whitespace().collect::<Vec<_>>().join(" ");
                 if !body.is_empty() {
-                    raw.comments.push(Comment { ply: raw.moves.len(), text: body.to_string() });
+                    raw.comments.push(Comment { ply: raw.moves.len(), text: body });
                 }
                 while chars.peek().is_some_and(|(j, _)| *j < close) {
                     chars.next();
