@@ -521,3 +521,29 @@ fn strip(e: PositionTextError<PositionError>) -> PositionError {
         PositionTextError::Fen(e) => panic!("bad FEN text: {e}"),
     }
 }
+
+/// The move number stops at u32::MAX; taking a move (or a Janggi pass) back restores it
+/// as it was, in both 9x10 variants.
+#[test]
+fn undo_restores_a_move_number_at_its_limit() {
+    macro_rules! each_move_and_back {
+        ($start:expr, $text:expr) => {{
+            let start = $start;
+            let mut list = chuhe::rules::types::MoveList::new();
+            start.legal_moves(&mut list);
+            assert!(list.len() > 1, "{}", $text);
+            for &m in list.iter() {
+                let mut pos = start.clone();
+                let undo = pos.play_unchecked(m);
+                assert_eq!(pos.fullmove_number(), u32::MAX, "{m}");
+                pos.undo(m, undo);
+                assert!(pos == start, "{m} from {}", $text);
+                assert_eq!(fen::format(&pos.to_setup()), $text, "{m}");
+            }
+        }};
+    }
+    let text = "3k5/9/9/9/9/9/9/9/4A4/4K4 b - - 7 4294967295";
+    each_move_and_back!(valid(text), text);
+    let text = "4k4/9/9/9/9/9/9/9/4A4/4K4 b - - 7 4294967295";
+    each_move_and_back!(chuhe::rules::janggi::Position::from_setup(fen::parse(text).unwrap()).unwrap(), text);
+}

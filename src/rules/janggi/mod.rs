@@ -53,6 +53,8 @@ pub struct Position {
 pub struct Undo {
     pub captured: Option<Piece>,
     halfmove_clock: u32,
+    /// Restored as it was, since the count stops at `u32::MAX` rather than wrap.
+    fullmove_number: u32,
     passes: u8,
 }
 
@@ -351,7 +353,12 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
         let captured = if m.is_pass() { None } else { self.board.move_piece(m.from(), m.to()) };
-        let undo = Undo { captured, halfmove_clock: self.halfmove_clock, passes: self.passes };
+        let undo = Undo {
+            captured,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            passes: self.passes,
+        };
         self.passes = if m.is_pass() { self.passes.saturating_add(1) } else { 0 };
         self.halfmove_clock = if undo.captured.is_some() { 0 } else { self.halfmove_clock.saturating_add(1) };
         if self.turn == Color::Black {
@@ -365,9 +372,7 @@ impl Position {
     #[inline]
     pub fn undo(&mut self, m: Move, undo: Undo) {
         self.turn = self.turn.other();
-        if self.turn == Color::Black {
-            self.fullmove_number -= 1;
-        }
+        self.fullmove_number = undo.fullmove_number;
         self.halfmove_clock = undo.halfmove_clock;
         self.passes = undo.passes;
         if !m.is_pass() {

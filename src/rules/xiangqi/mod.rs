@@ -47,6 +47,8 @@ pub struct Position {
 pub struct Undo {
     pub captured: Option<Piece>,
     halfmove_clock: u32,
+    /// Restored as it was, since the count stops at `u32::MAX` rather than wrap.
+    fullmove_number: u32,
 }
 
 /// Why an arrangement of pieces is not a Xiangqi position.
@@ -283,7 +285,11 @@ impl Position {
     /// Plays a move known to be legal. Returns what [`Position::undo`] needs.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) -> Undo {
-        let undo = Undo { captured: self.board.move_piece(m.from(), m.to()), halfmove_clock: self.halfmove_clock };
+        let undo = Undo {
+            captured: self.board.move_piece(m.from(), m.to()),
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        };
         self.halfmove_clock = if undo.captured.is_some() { 0 } else { self.halfmove_clock.saturating_add(1) };
         if self.turn == Color::Black {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
@@ -296,9 +302,7 @@ impl Position {
     #[inline]
     pub fn undo(&mut self, m: Move, undo: Undo) {
         self.turn = self.turn.other();
-        if self.turn == Color::Black {
-            self.fullmove_number -= 1;
-        }
+        self.fullmove_number = undo.fullmove_number;
         self.halfmove_clock = undo.halfmove_clock;
         self.board.unmove_piece(m.from(), m.to(), undo.captured);
     }
@@ -324,11 +328,12 @@ impl Position {
         true
     }
 
-    /// Takes back [`Position::skip_turn`].
+    /// Takes back [`Position::skip_turn`]; always followed by the undo of the move
+    /// before it, which restores the move number exactly (it stops at `u32::MAX`).
     pub(crate) fn undo_skip_turn(&mut self) {
         self.turn = self.turn.other();
         if self.turn == Color::Black {
-            self.fullmove_number -= 1;
+            self.fullmove_number = self.fullmove_number.saturating_sub(1).max(1);
         }
     }
 
