@@ -525,6 +525,15 @@ fn comments_fold_spaces_and_survive_export() {
         let (back, _) = record::import(&record::export(&rec, n), None).unwrap();
         assert_eq!(back.comments, rec.comments, "{n}");
     }
+    // Braces inside a comment: a line comment carries them.
+    let (rec, _) = record::import("{a} 1. h2e2 ; b}c {d}\n h9g7 {e} *", Some(Notation::Iccs)).unwrap();
+    let texts: Vec<&str> = rec.comments.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!((texts, rec.moves.len()), (vec!["a", "b}c {d}", "e"], 2));
+    for n in Notation::ALL {
+        let written = record::export(&rec, n);
+        let (back, _) = record::import(&written, None).unwrap();
+        assert_eq!((&back.comments, &back.moves), (&rec.comments, &rec.moves), "{n}: {written}");
+    }
 }
 
 #[test]

@@ -610,7 +610,7 @@ fn write<G: Replay>(
     let comments_at = |ply: usize| comments.iter().filter(move |c| c.ply == ply);
     let mut need_number = true;
     for c in comments_at(0) {
-        words.push(format!("{{{}}}", c.text.replace('}', ")")));
+        words.push(comment_word(&c.text));
     }
     for (i, &m) in moves.iter().enumerate() {
         if game.why_illegal(m).is_some() {
@@ -626,7 +626,7 @@ fn write<G: Replay>(
         game.push(m);
         need_number = false;
         for c in comments_at(i + 1) {
-            words.push(format!("{{{}}}", c.text.replace('}', ")")));
+            words.push(comment_word(&c.text));
             need_number = true;
         }
     }
@@ -643,7 +643,23 @@ fn write<G: Replay>(
         }
         out.push_str(&w);
         line_len += len;
+        if w.starts_with(';') {
+            // A line comment runs to the end of its line.
+            out.push('\n');
+            line_len = 0;
+        }
     }
     out.push('\n');
     out
+}
+
+/// A comment as the record writes it: braced, or as a line comment when its text holds
+/// a closing brace. Either way it reads back with its spaces folded, as reading folds a
+/// comment's spaces and line breaks (so a line comment is written on one line).
+fn comment_word(text: &str) -> String {
+    if text.contains('}') {
+        format!("; {}", text.split_whitespace().collect::<Vec<_>>().join(" "))
+    } else {
+        format!("{{{text}}}")
+    }
 }
