@@ -536,6 +536,21 @@ fn comments_fold_spaces_and_survive_export() {
     }
 }
 
+/// A record that names the standard start (as `standard`, or as the odds of one move or
+/// none) says so again when written back.
+#[test]
+fn a_named_standard_start_survives_export() {
+    for name in ["standard", "1-moves", "0-moves", "01-moves"] {
+        let (rec, _) = record::import(&format!("[Preset \"{name}\"]\n1. h2e2 *"), None).unwrap();
+        assert!(rec.named_start.is_some(), "{name}");
+        for n in Notation::ALL {
+            let written = record::export(&rec, n);
+            let (back, _) = record::import(&written, None).unwrap();
+            assert_eq!((back.named_start, &back.moves), (rec.named_start, &rec.moves), "{name} in {n}: {written}");
+        }
+    }
+}
+
 #[test]
 fn record_syntax() {
     let text = "[Event \"A \\\"quoted\\\" name\"]\n[FEN \"4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30\"]\n\n\

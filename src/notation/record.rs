@@ -43,7 +43,7 @@ use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
-use crate::rules::xiangqi::handicap::{NamedStart, Preset};
+use crate::rules::xiangqi::handicap::NamedStart;
 use crate::rules::xiangqi::{IllegalReason, Position};
 
 /// A comment of the move text, after `ply` moves (0: before the first move).
@@ -551,7 +551,7 @@ fn read_in<G: Replay>(mut game: G, tokens: &[String], notation: Notation) -> Res
 pub fn export(record: &Record, notation: Notation) -> String {
     let mut tags = given_tags(&record.tags, &["FEN", "Preset", "Format", "Result"]);
     tags.push(("Result".into(), result_text(record.result).into()));
-    if let Some(p) = record.named_start.filter(|p| *p != NamedStart::Preset(Preset::Standard)) {
+    if let Some(p) = record.named_start {
         tags.push(("Preset".into(), p.name()));
     }
     if record.start != Position::startpos() {
