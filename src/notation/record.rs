@@ -234,7 +234,7 @@ pub fn split(text: &str) -> Result<RawRecord, RecordError> {
             '{' => {
                 flush(&mut token, &mut raw);
                 let close = rest[i..].find('}').ok_or(RecordError::Unclosed { what: "comment" })?;
-                let body = rest[i + 1..i + close].split_whitespace().collect::<Vec<_>>().join(" ");
+                let body = fold_spaces(&rest[i + 1..i + close]);
                 raw.comments.push(Comment { ply: raw.moves.len(), text: body });
                 while chars.peek().is_some_and(|(j, _)| *j <= i + close) {
                     chars.next();
@@ -244,7 +244,7 @@ pub fn split(text: &str) -> Result<RawRecord, RecordError> {
                 flush(&mut token, &mut raw);
                 let close = rest[i..].find('\n').map_or(rest.len(), |n| i + n);
                 // Spaces are folded as in a braced comment, which is how it is written back.
-                let body = rest[i + 1..close].split_whitespace().collect::<Vec<_>>().join(" ");
+                let body = fold_spaces(&rest[i + 1..close]);
                 if !body.is_empty() {
                     raw.comments.push(Comment { ply: raw.moves.len(), text: body });
                 }
@@ -653,13 +653,14 @@ fn write<G: Replay>(
     out
 }
 
+/// A comment's text as reading keeps it: its runs of spaces and line breaks as one space.
+fn fold_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// A comment as the record writes it: braced, or as a line comment when its text holds
 /// a closing brace. Either way it reads back with its spaces folded, as reading folds a
 /// comment's spaces and line breaks (so a line comment is written on one line).
 fn comment_word(text: &str) -> String {
-    if text.contains('}') {
-        format!("; {}", text.split_whitespace().collect::<Vec<_>>().join(" "))
-    } else {
-        format!("{{{text}}}")
-    }
+    if text.contains('}') { format!("; {}", fold_spaces(text)) } else { format!("{{{text}}}") }
 }

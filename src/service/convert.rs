@@ -8,7 +8,7 @@ use tonic::Status;
 
 use super::errors::{bad_request, unimplemented};
 use super::proto;
-use super::wire::Writer;
+use super::wire::{LENGTH_DELIMITED, VARINT, Writer};
 use crate::notation::{self, Notation, fen};
 use crate::rules::board::{self, Bitboard, Board};
 use crate::rules::history::Game;
@@ -592,8 +592,6 @@ impl MoveFacts {
     }
 }
 
-const LENGTH_DELIMITED: u8 = 2;
-
 /// The bytes [`MoveFacts::encode`] writes.
 pub struct MoveFields {
     bytes: [u8; MoveFields::MAX],
@@ -603,10 +601,6 @@ pub struct MoveFields {
 impl MoveFields {
     /// ICCS 6, two points 6 each, then five one-byte fields of 2.
     const MAX: usize = 28;
-
-    pub fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
-    }
 
     /// Appends the fields to a response being written.
     #[inline]
@@ -626,7 +620,7 @@ impl MoveFields {
     fn varint_field(&mut self, field: u8, v: u8) {
         debug_assert!(v < 0x80 && field < 16);
         if v != 0 {
-            self.pair(field << 3, v);
+            self.pair(field << 3 | VARINT, v);
         }
     }
 }

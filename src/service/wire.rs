@@ -30,8 +30,9 @@ pub struct Writer {
     buf: Vec<u8>,
 }
 
-const VARINT: u8 = 0;
-const LENGTH_DELIMITED: u8 = 2;
+/// Wire types of the field keys written here.
+pub const VARINT: u8 = 0;
+pub const LENGTH_DELIMITED: u8 = 2;
 
 impl Writer {
     pub fn with_capacity(bytes: usize) -> Writer {
