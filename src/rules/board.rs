@@ -507,7 +507,7 @@ fn decode(code: u8) -> Option<Piece> {
     if code == 0 { None } else { Some(Piece::from_index_unchecked(code - 1)) }
 }
 
-/// Mailbox code of a piece (what [`Board::code_at`] returns for it).
+/// Mailbox code of a piece (what `Board::code_at` returns for it).
 #[inline(always)]
 pub const fn code(p: Piece) -> u8 {
     p.index() as u8 + 1

@@ -142,7 +142,7 @@ const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
     t
 }
 
-/// Signed material-and-placement values, see [`piece_square_table`].
+/// Signed material-and-placement values, see `piece_square_table`.
 pub static PIECE_SQUARE: [[(i32, i32); 90]; 14] = piece_square_table();
 
 /// The incrementally kept part of the evaluation: Red minus Black material and

@@ -111,7 +111,7 @@ const fn piece_square_table() -> [[i32; 90]; 14] {
     t
 }
 
-/// Signed material-and-placement values, see [`piece_square_table`].
+/// Signed material-and-placement values, see `piece_square_table`.
 pub static PIECE_SQUARE: [[i32; 90]; 14] = piece_square_table();
 
 /// Cho minus Han material and placement, kept move by move.

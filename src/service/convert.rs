@@ -137,7 +137,7 @@ fn new_xiangqi_game(p: &proto::Position, field: &str) -> Result<Game, Status> {
 /// [`handicap::MAX_MOVES`], from the standard start (no FEN, no other preset), Xiangqi
 /// only (the caller checks the variant).
 /// The handicap start a Xiangqi request names by `preset` or `handicap_moves` (checked
-/// as [`handicap_moves`] says); it applies when the FEN is empty or `startpos`.
+/// as `handicap_moves` says); it applies when the FEN is empty or `startpos`.
 pub fn named_start(p: &proto::Position, field: &str) -> Result<NamedStart, Status> {
     let preset = preset(p.preset, format_args!("{field}.preset"))?;
     Ok(match handicap_moves(p, field)? {
