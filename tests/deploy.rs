@@ -15,10 +15,6 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn read(path: &str) -> String {
-    std::fs::read_to_string(repo().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
 /// A fresh directory holding what the Dockerfile copies before it runs the stub script.
 fn stub_build_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chuhe-deploy-{name}-{}", std::process::id()));
@@ -87,8 +83,8 @@ fn context_copies(dockerfile: &str) -> Vec<String> {
 
 #[test]
 fn the_build_context_holds_exactly_what_the_image_copies() {
-    let dockerfile = read("deploy/Dockerfile");
-    let ignore = read("deploy/Dockerfile.dockerignore");
+    let dockerfile = common::repo_text("deploy/Dockerfile");
+    let ignore = common::repo_text("deploy/Dockerfile.dockerignore");
     let rules: Vec<&str> = ignore.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
     assert_eq!(rules.first(), Some(&"*"), "the ignore file admits by name, after excluding everything");
     let mut admitted: Vec<String> = rules[1..]
@@ -123,7 +119,7 @@ fn dashboard_metrics() -> BTreeSet<String> {
         }
     }
     let dashboard: Value =
-        serde_json::from_str(&read("deploy/grafana/chuhe-dashboard.json")).expect("dashboard is JSON");
+        serde_json::from_str(&common::repo_text("deploy/grafana/chuhe-dashboard.json")).expect("dashboard is JSON");
     let mut queries = Vec::new();
     exprs(&dashboard, &mut queries);
     assert!(queries.len() >= 10, "the dashboard's queries were found: {queries:?}");
@@ -143,7 +139,7 @@ async fn the_dashboard_asks_only_for_metrics_the_server_exports() {
     let server = common::server::start_small().await;
     let channel = server.channel().await;
     for config in ["list_legal_moves", "adjudicate", "analyze"] {
-        let config: Value = serde_json::from_str(&read(&format!("deploy/ghz/{config}.json"))).unwrap();
+        let config: Value = serde_json::from_str(&common::repo_text(&format!("deploy/ghz/{config}.json"))).unwrap();
         let method = config["call"].as_str().unwrap();
         common::json_call::call(&channel, method, &config["data"]).await.unwrap_or_else(|s| panic!("{method}: {s:?}"));
     }

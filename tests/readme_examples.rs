@@ -103,7 +103,7 @@ async fn every_grpcurl_command_of_the_readmes_works_as_written() {
     let channel = server.channel().await;
     let mut checked = 0;
     for file in ["README.md", "deploy/README.md"] {
-        let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        let text = common::repo_text(file);
         for words in commands(&text, "grpcurl") {
             let shown = words.join(" ");
             if shown.contains('…') {

@@ -5,6 +5,12 @@
 
 use std::path::PathBuf;
 
+/// The text of a file of the repository, by its path from the root.
+pub fn repo_text(path: &str) -> String {
+    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// Path of a file under `tests/data/`.
 pub fn data_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data").join(name)
