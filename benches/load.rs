@@ -26,9 +26,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::api::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::api::wire::Encoded;
 use chuhe::service::server::{ServerConfig, serve};
-use chuhe::service::wire::Encoded;
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
@@ -320,8 +320,8 @@ async fn run(call: &Call, clients: &[Channel], concurrency: usize, total: usize)
 /// RPC runs), encoding its response (ListLegalMoves writes its bytes in the handler),
 /// and decoding that as the client does.
 fn breakdown(selected: &[(&str, Call)]) {
-    use chuhe::service::convert::ContentLimits;
-    use chuhe::service::rules;
+    use chuhe::api::convert::ContentLimits;
+    use chuhe::api::rules;
     let limits = ContentLimits { max_game_plies: ServerConfig::default().max_game_plies };
     let width = selected.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     println!("per call on one thread, without the network:");

@@ -1,6 +1,9 @@
 //! chuhe (楚河): the rules of Xiangqi, Janggi and Three Kingdoms Xiangqi, adjudication
 //! and analysis, served over gRPC.
 
+pub mod api;
+pub mod engine;
+pub mod game;
 pub mod notation;
 pub mod rules;
 pub mod search;

@@ -6,15 +6,15 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use chuhe::api::convert::ContentLimits;
+use chuhe::api::proto;
+use chuhe::engine::{Engine, EngineConfig};
 use chuhe::notation::fen;
 use chuhe::rules::history::Game;
 use chuhe::rules::perft;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::rules::xiangqi::handicap::{self, NamedStart};
-use chuhe::service::convert::ContentLimits;
-use chuhe::service::engine::{Engine, EngineConfig};
-use chuhe::service::proto;
 use chuhe::service::server::{ServerConfig, serve};
 use chuhe::telemetry::{self, LogFormat};
 
@@ -251,8 +251,7 @@ fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
         to: args.to.proto() as i32,
     };
     let limits = ContentLimits { max_game_plies: usize::MAX };
-    let r = chuhe::service::notation::convert_moves(&request, limits)
-        .map_err(|s| Failure::Message(s.message().to_string()))?;
+    let r = chuhe::api::notation::convert_moves(&request, limits).map_err(api_failure)?;
     if args.json {
         out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
     } else {
@@ -396,9 +395,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);
             Ok(())
         }
-        Command::Analyze { position, movetime, depth, nodes, multipv, hash_mb, rules, json, .. }
-            if matches!(position.variant, Variant::ThreeKingdoms) =>
-        {
+        Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, rules, json } => {
             let request = proto::AnalyzeRequest {
                 position: Some(proto_position(&position)?),
                 limits: Some(proto::SearchLimits {
@@ -411,37 +408,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 rule_set: RulesArg::to_proto(rules) as i32,
                 ..Default::default()
             };
-            analyze_three_kingdoms(&request, hash_mb, json)
-        }
-        Command::Analyze { position, movetime, depth, nodes, multipv, threads, hash_mb, rules, json } => {
-            let limits = ContentLimits { max_game_plies: usize::MAX };
-            let game = chuhe::service::convert::AnyGame::from_request(&proto_position(&position)?, "position", limits)
-                .map_err(|s| Failure::Message(s.message().to_string()))?;
-            let rules =
-                chuhe::service::convert::optional_rule_set(RulesArg::to_proto(rules) as i32, "rules", game.variant())
-                    .map_err(|s| Failure::Message(s.message().to_string()))?;
-            let engine = Engine::new(EngineConfig {
-                hash_mb,
-                workers: 1,
-                threads_per_search: threads,
-                ..EngineConfig::default()
-            });
-            let params = chuhe::search::Params {
-                limits: chuhe::search::Limits { depth, nodes, movetime: None },
-                multipv: multipv.max(1) as usize,
-                threads,
-                ..Default::default()
-            };
-            let budget = movetime_or_default(movetime, depth, nodes).map(|ms| Duration::from_millis(ms as u64));
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let mut info = |r: &chuhe::search::Report| {
-                if !json {
-                    print_depth(&chuhe::service::analysis::progress(r, engine.tt.hit_rate()));
-                }
-            };
-            let outcome =
-                chuhe::service::analysis::run_search(&engine, &game, rules, &params, budget, &stop, &mut info);
-            print_analysis(&chuhe::service::analysis::analyze_response(&outcome, engine.tt.hit_rate()), json)
+            analyze(&request, hash_mb, threads, json)
         }
         Command::Convert(args) => run_convert(args),
         Command::Adjudicate { position, rules, json } => {
@@ -451,8 +418,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 events: Vec::new(),
             };
             let limits = ContentLimits { max_game_plies: usize::MAX };
-            let r = chuhe::service::rules::adjudicate(&request, limits)
-                .map_err(|s| Failure::Message(s.message().to_string()))?;
+            let r = chuhe::api::rules::adjudicate(&request, limits).map_err(api_failure)?;
             if json {
                 out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
             } else {
@@ -497,8 +463,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let request =
                 proto::ListLegalMovesRequest { position: Some(proto_position(&position)?), ..Default::default() };
             let limits = ContentLimits { max_game_plies: usize::MAX };
-            let r = chuhe::service::rules::list_legal_moves(&request, limits)
-                .map_err(|s| Failure::Message(s.message().to_string()))?;
+            let r = chuhe::api::rules::list_legal_moves(&request, limits).map_err(api_failure)?;
             out!("{}", serde_json::to_string_pretty(&r).map_err(|e| Failure::Message(e.to_string()))?);
             Ok(())
         }
@@ -600,13 +565,13 @@ fn movetime_or_default(movetime: Option<u32>, depth: Option<u32>, nodes: Option<
     movetime.or((depth.is_none() && nodes.is_none()).then_some(1000))
 }
 
-/// `chuhe analyze --variant three-kingdoms`: the service's search on this thread, each
-/// depth on stderr, the result on stdout.
-fn analyze_three_kingdoms(request: &proto::AnalyzeRequest, hash_mb: usize, json: bool) -> Result<(), Failure> {
-    use chuhe::service::three_kingdoms_analysis::analyze_here;
+/// `chuhe analyze`: the API's search on this thread, each depth on stderr, the result
+/// on stdout.
+fn analyze(request: &proto::AnalyzeRequest, hash_mb: usize, threads: usize, json: bool) -> Result<(), Failure> {
     let engine = Engine::new(EngineConfig {
         hash_mb,
         workers: 1,
+        threads_per_search: threads.max(1),
         // The command line's own --movetime is the limit.
         max_analysis: Duration::from_secs(86_400),
         ..EngineConfig::default()
@@ -617,8 +582,13 @@ fn analyze_three_kingdoms(request: &proto::AnalyzeRequest, hash_mb: usize, json:
             print_depth(p);
         }
     };
-    let r = analyze_here(&engine, request, limits, &mut info).map_err(|s| Failure::Message(s.message().to_string()))?;
+    let r = chuhe::api::analysis::analyze_here(&engine, request, limits, &mut info).map_err(api_failure)?;
     print_analysis(&r, json)
+}
+
+/// A request the API refused, said on stderr.
+fn api_failure(e: chuhe::api::Error) -> Failure {
+    Failure::Message(e.to_string())
 }
 
 /// A line's score as `chuhe analyze` writes it: `cp 35`, `mate 3` (`mate -2`: mated).
@@ -686,7 +656,7 @@ fn proto_start(name: Option<&str>) -> Result<(i32, u32), Failure> {
     Ok(match start_arg(name)? {
         None => (proto::StartPreset::Unspecified as i32, 0),
         Some(start) => {
-            let (preset, moves) = chuhe::service::convert::proto_start(start);
+            let (preset, moves) = chuhe::api::convert::proto_start(start);
             (preset as i32, moves)
         }
     })

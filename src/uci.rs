@@ -8,29 +8,29 @@
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
-use crate::notation::fen;
-use crate::rules::history::Game;
-use crate::rules::janggi;
-use crate::rules::types::{Color, Move};
-use crate::search::tt::TranspositionTable;
+use crate::engine::{Engine, EngineConfig, Running};
+use crate::game::{AnyGame, RuleSet, Variant};
+use crate::rules::types::Color;
 use crate::search::{self, Limits, Params, Score};
-use crate::service::analysis::search_game;
-use crate::service::convert::{AnyGame, AnyRuleSet, Variant, optional_rule_set};
-use crate::service::proto;
 
 struct Session {
-    tt: Arc<TranspositionTable>,
+    /// One search at a time, on the engine's pool, with its table kept across `go`
+    /// commands (cleared by `ucinewgame`), as the server keeps its own.
+    engine: Arc<Engine>,
     threads: usize,
     variant: Variant,
     /// The rule set repetitions are judged by; `None`: the variant's default.
-    rules: Option<AnyRuleSet>,
+    rules: Option<RuleSet>,
     game: AnyGame,
-    stop: Arc<AtomicBool>,
-    running: Option<JoinHandle<()>>,
+    running: Option<Running>,
+}
+
+/// The engine of a UCI session: one search thread, no limit on a search's time but the
+/// `go` command's own.
+fn engine(hash_mb: usize) -> Arc<Engine> {
+    Engine::new(EngineConfig { hash_mb, workers: 1, ..EngineConfig::default() })
 }
 
 fn format_score(s: Score) -> String {
@@ -51,12 +51,11 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
     };
     let out: Arc<std::sync::Mutex<dyn Write + Send>> = out;
     let mut s = Session {
-        tt: Arc::new(TranspositionTable::new(hash_mb)),
+        engine: engine(hash_mb),
         threads: threads.max(1),
         variant: Variant::Xiangqi,
         rules: None,
-        game: AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos())),
-        stop: Arc::new(AtomicBool::new(false)),
+        game: AnyGame::startpos(Variant::Xiangqi),
         running: None,
     };
     for line in input.lines() {
@@ -80,7 +79,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
             Some("isready") => say(&out, "readyok".into()),
             Some("ucinewgame") => {
                 wait(&mut s);
-                s.tt.clear();
+                s.engine.tt.clear();
             }
             Some("setoption") => {
                 wait(&mut s);
@@ -89,20 +88,15 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 match (name.as_deref(), value) {
                     (Some("Hash"), Some(v)) => {
                         if let Ok(mb) = v.parse::<usize>() {
-                            s.tt = Arc::new(TranspositionTable::new(mb));
+                            s.engine = engine(mb);
                         }
                     }
                     (Some("Threads"), Some(v)) => s.threads = v.parse().unwrap_or(1).max(1),
-                    (Some("UCI_Variant"), Some(v)) => match v.to_ascii_lowercase().as_str() {
-                        "xiangqi" => {
-                            s.variant = Variant::Xiangqi;
+                    (Some("UCI_Variant"), Some(v)) => match v.parse::<Variant>() {
+                        Ok(variant @ (Variant::Xiangqi | Variant::Janggi)) => {
+                            s.variant = variant;
                             s.rules = None;
-                            s.game = AnyGame::Xiangqi(Game::new(crate::rules::xiangqi::Position::startpos()));
-                        }
-                        "janggi" => {
-                            s.variant = Variant::Janggi;
-                            s.rules = None;
-                            s.game = AnyGame::Janggi(janggi::Game::new(janggi::Position::startpos()));
+                            s.game = AnyGame::startpos(variant);
                         }
                         _ => say(&out, format!("info string variant {v} is not supported yet")),
                     },
@@ -123,36 +117,42 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
             Some("go") => {
                 wait(&mut s);
                 let params = go_params(&words, s.game.turn(), s.threads);
-                s.stop = Arc::new(AtomicBool::new(false));
-                let (game, rules, tt, stop, out) = (s.game.clone(), s.rules, s.tt.clone(), s.stop.clone(), out.clone());
-                s.running = Some(std::thread::spawn(move || {
-                    let mut info = |r: &search::Report| {
-                        if let Some(line) = r.lines.first() {
-                            let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
-                            let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
-                            say(
-                                &out,
-                                format!(
-                                    "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
-                                    r.depth,
-                                    r.seldepth,
-                                    format_score(line.score),
-                                    r.nodes,
-                                    nps,
-                                    r.elapsed.as_millis(),
-                                    r.hashfull,
-                                    pv.join(" ")
-                                ),
-                            );
+                let (game, rules, to_gui) = (s.game.clone(), s.rules, out.clone());
+                // The previous search has ended (`wait` above): its thread is free.
+                let started = s.engine.try_admit().and_then(|permit| {
+                    s.engine.start(permit, move |engine, stop| {
+                        let mut info = |r: &search::Report| {
+                            if let Some(line) = r.lines.first() {
+                                let nps = (r.nodes as f64 / r.elapsed.as_secs_f64().max(1e-6)) as u64;
+                                let pv: Vec<String> = line.pv.iter().map(|m| m.to_string()).collect();
+                                say(
+                                    &to_gui,
+                                    format!(
+                                        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+                                        r.depth,
+                                        r.seldepth,
+                                        format_score(line.score),
+                                        r.nodes,
+                                        nps,
+                                        r.elapsed.as_millis(),
+                                        r.hashfull,
+                                        pv.join(" ")
+                                    ),
+                                );
+                            }
+                        };
+                        let outcome = engine.search(&game, rules, &params, None, stop, &mut info);
+                        let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
+                        match outcome.ponder {
+                            Some(p) => say(&to_gui, format!("bestmove {best} ponder {p}")),
+                            None => say(&to_gui, format!("bestmove {best}")),
                         }
-                    };
-                    let outcome = search_game(&game, rules, &params, &tt, &stop, None, &mut info);
-                    let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
-                    match outcome.ponder {
-                        Some(p) => say(&out, format!("bestmove {best} ponder {p}")),
-                        None => say(&out, format!("bestmove {best}")),
-                    }
-                }));
+                    })
+                });
+                match started {
+                    Ok(running) => s.running = Some(running),
+                    Err(e) => say(&out, format!("info string {e}")),
+                }
             }
             Some("stop") => wait(&mut s),
             Some("quit") => {
@@ -165,10 +165,11 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
     wait(&mut s);
 }
 
+/// Stops the running search, if any, and waits until it has said its best move.
 fn wait(s: &mut Session) {
-    if let Some(h) = s.running.take() {
-        s.stop.store(true, Ordering::Relaxed);
-        let _ = h.join();
+    if let Some(running) = s.running.take() {
+        running.stop();
+        running.wait();
     }
 }
 
@@ -187,18 +188,12 @@ fn parse_position(words: &[&str], variant: Variant) -> Result<AnyGame, String> {
         Some(&"fen") => spec[1..].join(" "),
         _ => return Err("position needs startpos or fen".into()),
     };
-    let mut game = match variant {
-        Variant::Xiangqi => AnyGame::Xiangqi(Game::new(fen::xiangqi(&text).map_err(|e| e.to_string())?)),
-        Variant::Janggi => AnyGame::Janggi(janggi::Game::new(fen::janggi(&text).map_err(|e| e.to_string())?)),
-    };
+    let mut game = AnyGame::from_fen(variant, &text)?;
     if let Some(i) = moves_at {
-        for w in &words[i + 1..] {
-            let m = Move::parse_iccs(w).ok_or_else(|| format!("bad move {w}"))?;
-            if game.explain_illegal(m).is_some() {
-                return Err(format!("illegal move {w}"));
-            }
-            game.play_unchecked(m);
-        }
+        game.play_iccs(words[i + 1..].iter().copied()).map_err(|e| match e.reason {
+            None => format!("bad move {}", e.text),
+            Some(_) => format!("illegal move {}", e.text),
+        })?;
     }
     Ok(game)
 }
@@ -222,15 +217,10 @@ fn go_params(words: &[&str], turn: Color, threads: usize) -> Params {
 }
 
 /// The `Rules` option: a rule set of the session's variant, or `default`.
-fn rule_set(value: &str, variant: Variant) -> Result<Option<AnyRuleSet>, String> {
-    let named = match value.to_ascii_lowercase().as_str() {
-        "default" => return Ok(None),
-        "simplified" => proto::RuleSet::SimplifiedV1,
-        "asian" => proto::RuleSet::AsianV1,
-        "tournament" => proto::RuleSet::TournamentV1,
-        "janggi-casual" => proto::RuleSet::JanggiCasualV1,
-        "janggi-tournament" => proto::RuleSet::JanggiTournamentV1,
-        _ => return Err(format!("unknown rule set {value}")),
-    };
-    optional_rule_set(named as i32, "Rules", variant).map_err(|s| s.message().to_string())
+fn rule_set(value: &str, variant: Variant) -> Result<Option<RuleSet>, String> {
+    if value.eq_ignore_ascii_case("default") {
+        return Ok(None);
+    }
+    let rules = value.parse::<RuleSet>().map_err(|_| format!("unknown rule set {value}"))?;
+    rules.for_variant(variant).map(Some).map_err(|e| format!("Rules: {e}"))
 }

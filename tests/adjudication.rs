@@ -1,9 +1,9 @@
 //! Adjudication of whole records under the named rule sets.
 
 use chuhe::notation::fen;
+use chuhe::rules::illegal::IllegalReason;
 use chuhe::rules::outcome::{Event, EventKind, GameResult, Termination};
 use chuhe::rules::types::{Color, Move};
-use chuhe::rules::xiangqi::IllegalReason;
 use chuhe::rules::xiangqi::adjudicate::{RuleSet, adjudicate};
 
 fn moves(text: &str) -> Vec<Move> {

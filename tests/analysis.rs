@@ -2,8 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use chuhe::service::engine::EngineConfig;
-use chuhe::service::proto::{self, analysis_service_client::AnalysisServiceClient};
+use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
+use chuhe::engine::EngineConfig;
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic::transport::Channel;

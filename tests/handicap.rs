@@ -124,7 +124,7 @@ fn handicap_of_any_number_of_moves() {
 /// The API's `Position.handicap_moves` through the real server.
 #[tokio::test]
 async fn handicap_moves_through_the_server() {
-    use chuhe::service::proto;
+    use chuhe::api::proto;
     use chuhe::service::server::ServerConfig;
     use tonic_types::StatusExt;
 

@@ -1,7 +1,7 @@
 //! Janggi through the real server and the generated clients: rules, analysis, and the
 //! notations and records of the notation service.
 
-use chuhe::service::proto::{
+use chuhe::api::proto::{
     self, analysis_service_client::AnalysisServiceClient, notation_service_client::NotationServiceClient,
     rules_service_client::RulesServiceClient,
 };

@@ -4,9 +4,9 @@
 //! positions a few plies into each, with notations and a rule set requested and without;
 //! and the bytes written are those prost writes for the same message.
 
-use chuhe::service::convert::ContentLimits;
-use chuhe::service::proto::{self, Notation, RuleSet, Variant};
-use chuhe::service::{rules, wire};
+use chuhe::api::convert::ContentLimits;
+use chuhe::api::proto::{self, Notation, RuleSet, Variant};
+use chuhe::api::{rules, wire};
 use prost::Message;
 
 mod common;

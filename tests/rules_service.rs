@@ -2,9 +2,9 @@
 //! fills the chase steps, ListLegalMoves and ValidateMove mark the moves that would
 //! complete a repetition under the request's rule set.
 
-use chuhe::service::convert::ContentLimits;
-use chuhe::service::proto;
-use chuhe::service::rules;
+use chuhe::api::convert::ContentLimits;
+use chuhe::api::proto;
+use chuhe::api::rules;
 
 mod common;
 use common::bad_field;
@@ -104,5 +104,6 @@ fn asian_rules_judge_chases_and_warn_of_forbidden_cycles() {
     let err =
         rules::validate_move(&proto::ValidateMoveRequest { rule_set: 99, ..validate(proto::RuleSet::AsianV1) }, LIMITS)
             .unwrap_err();
-    assert_eq!(bad_field(&err), "rule_set");
+    assert!(matches!(&err, chuhe::api::Error::BadField { field, .. } if field == "rule_set"), "{err:?}");
+    assert_eq!(bad_field(&err.into()), "rule_set");
 }

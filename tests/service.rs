@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use chuhe::service::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::api::proto::{self, rules_service_client::RulesServiceClient};
 use chuhe::service::server::ServerConfig;
 use prost::Message;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -472,7 +472,7 @@ async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
 /// frames and joins large ones with its own buffer): every answer arrives whole.
 #[tokio::test]
 async fn small_and_large_responses_share_one_connection() {
-    use chuhe::service::proto::notation_service_client::NotationServiceClient;
+    use chuhe::api::proto::notation_service_client::NotationServiceClient;
     let server = start(ServerConfig::default()).await;
     let channel = server.channel().await;
     let record: Vec<String> = shuffle(4_000).split(' ').map(str::to_string).collect();

@@ -2,7 +2,7 @@
 //! NotationService: the real server on an ephemeral port, called with the generated
 //! clients.
 
-use chuhe::service::proto;
+use chuhe::api::proto;
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
 

@@ -1,6 +1,6 @@
 //! Three Kingdoms over gRPC: the real server on an ephemeral port, generated clients.
 
-use chuhe::service::proto::{
+use chuhe::api::proto::{
     self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
 };
 use tonic::Code;
@@ -457,7 +457,7 @@ async fn analyze_stream_sends_each_depth_then_a_final_message() {
 
 #[tokio::test]
 async fn a_cancelled_stream_frees_its_search_thread() {
-    let engine = chuhe::service::engine::EngineConfig {
+    let engine = chuhe::engine::EngineConfig {
         workers: 1,
         max_queue_wait: std::time::Duration::from_millis(300),
         ..common::server::small_engine()

@@ -30,6 +30,7 @@
 
 pub mod board;
 pub mod history;
+pub mod illegal;
 pub mod janggi;
 pub mod outcome;
 pub mod perft;

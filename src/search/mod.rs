@@ -17,6 +17,7 @@
 //! starts from); each variant gets its own monomorphized copy, so Xiangqi pays nothing
 //! for Janggi's passes.
 
+pub mod draw_offer;
 pub mod eval;
 pub mod janggi_eval;
 pub mod three_kingdoms;

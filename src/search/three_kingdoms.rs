@@ -49,6 +49,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::draw_offer::{self, DrawAnswer, Standing};
 use super::tt::{Bound, TranspositionTable};
 use crate::rules::three_kingdoms::outcome::{Game, QUIET_PLY_LIMIT};
 use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Piece, Point, Position, Undo};
@@ -676,26 +677,6 @@ pub fn search(
     Outcome { best: lines.first().map(|l| l.pv[0]), report: report(&s, completed, lines), stop_reason }
 }
 
-/// How the kingdom to move answers a draw offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DrawAnswer {
-    /// Accept: it stands worse than its strongest rival.
-    StandsWorse,
-    /// Accept: level with its strongest rival, and no general is attacked and the
-    /// kingdom to move has no capture.
-    LevelAndQuiet,
-    /// Decline: it stands better than its strongest rival.
-    StandsBetter,
-    /// Decline: level, but a general is attacked or the kingdom to move can capture.
-    NotQuiet,
-}
-
-impl DrawAnswer {
-    pub fn accept(self) -> bool {
-        matches!(self, DrawAnswer::StandsWorse | DrawAnswer::LevelAndQuiet)
-    }
-}
-
 /// The answer to a draw offer, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawVerdict {
@@ -707,9 +688,6 @@ pub struct DrawVerdict {
     /// The depth the scores were compared at.
     pub depth: u32,
 }
-
-/// Within this many centipawns a kingdom counts as level with its strongest rival.
-pub const LEVEL_MARGIN: i32 = 50;
 
 /// The paranoid value of `game`'s position for `root` (to move or not) at depths 0,
 /// `step`, `2 * step`, ... up to `max_depth`, until a limit, the stop flag or the
@@ -750,7 +728,7 @@ fn values_by_depth(
 /// compares its value with its strongest rival's: both carry the same pessimism of
 /// the paranoid search, which cancels out. A game shown won for the kingdom to move
 /// declines; one shown lost for it, or won for a rival, accepts. Otherwise it accepts
-/// when more than [`LEVEL_MARGIN`] below, declines when more than that above, and when
+/// when more than [`draw_offer::LEVEL_MARGIN`] below, declines when more than that above, and when
 /// level accepts only if no general is attacked and it has no capture to make.
 pub fn judge_draw_offer(
     game: &Game,
@@ -777,28 +755,22 @@ pub fn judge_draw_offer(
     let at = |v: &Vec<(u32, i32)>| v.iter().find(|&&(d, _)| d == depth).map_or(0, |&(_, x)| x);
     let mine = values.first().map_or(0, at);
     let rival = values.iter().skip(1).map(at).max().unwrap_or(-WIN);
-    let (answer, score) = if mine > WIN_BOUND {
-        (DrawAnswer::StandsBetter, mine)
+    let (standing, score) = if mine > WIN_BOUND {
+        (Standing::Won, mine)
     } else if mine < -WIN_BOUND {
-        (DrawAnswer::StandsWorse, mine)
+        (Standing::Lost, mine)
     } else if rival > WIN_BOUND {
-        (DrawAnswer::StandsWorse, -rival)
+        (Standing::Lost, -rival)
     } else {
         let score = (mine - rival).clamp(-WIN_BOUND, WIN_BOUND);
-        let attacked = pos.kingdoms_in_play().any(|k| !pos.attackers_of_general(k).is_empty());
+        (Standing::Margin(score), score)
+    };
+    let quiet = || {
         let mut captures = MoveList::new();
         pos.legal_captures(&mut captures);
-        let answer = if score < -LEVEL_MARGIN {
-            DrawAnswer::StandsWorse
-        } else if score > LEVEL_MARGIN {
-            DrawAnswer::StandsBetter
-        } else if attacked || !captures.is_empty() {
-            DrawAnswer::NotQuiet
-        } else {
-            DrawAnswer::LevelAndQuiet
-        };
-        (answer, score)
+        pos.kingdoms_in_play().all(|k| pos.attackers_of_general(k).is_empty()) && captures.is_empty()
     };
+    let answer = draw_offer::answer(standing, quiet);
     DrawVerdict { answer, score, depth }
 }
 

@@ -1,16 +1,14 @@
-//! Thin tonic adapters: proto <-> domain, errors, limits.
+//! The gRPC service: tonic adapters around the API's functions ([`crate::api`]) and
+//! the engine ([`crate::engine`]): the servers, errors as statuses, admission, limits,
+//! metrics per call, connections and shutdown. Front ends other than the server use
+//! the library below it, never this module (except to start the server).
 
 pub mod analysis;
 mod blocking;
+mod codec;
 mod connection;
-pub mod convert;
-pub mod engine;
 pub mod errors;
 pub mod middleware;
 pub mod notation;
-pub mod proto;
 pub mod rules;
 pub mod server;
-pub mod three_kingdoms;
-pub mod three_kingdoms_analysis;
-pub mod wire;

@@ -1,200 +1,12 @@
-//! NotationService: move conversion between notations, and PGN-style game records.
-//! Each RPC is a plain function of its request (the CLI's `convert` calls the same).
+//! NotationService over tonic: each RPC runs its function of [`crate::api::notation`]
+//! on the request, a long one on the blocking pool.
 
 use tonic::{Request, Response, Status};
 
 use super::blocking::run_sized;
-use super::convert::{self, AnyGame, ContentLimits, Variant};
-use super::errors::{bad_request, unimplemented};
-use super::proto::{self, notation_service_server::NotationService};
-use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
-use crate::notation::{Notation, fen};
-use crate::rules::outcome::GameResult;
-use crate::rules::xiangqi::handicap::{NamedStart, Preset};
-
-pub fn convert_moves(
-    req: &proto::ConvertMovesRequest,
-    limits: ContentLimits,
-) -> Result<proto::ConvertMovesResponse, Status> {
-    let start = req.start.as_ref().ok_or_else(|| bad_request("start", "start is required"))?;
-    let from = convert::notation(req.from, "from")?;
-    let to = convert::notation(req.to, "to")?;
-    if start.moves.len() + req.moves.len() > limits.max_game_plies {
-        return Err(bad_request(
-            "moves",
-            format!("{} moves exceed the limit of {}", start.moves.len() + req.moves.len(), limits.max_game_plies),
-        ));
-    }
-    let mut game = AnyGame::from_request(start, "start", limits)?;
-    game.check_notation(from, "from")?;
-    game.check_notation(to, "to")?;
-    let target = [(req.to, to)];
-    let mut resp = proto::ConvertMovesResponse::default();
-    for (i, text) in req.moves.iter().enumerate() {
-        let field = || format!("moves[{i}]");
-        let m = game.parse_move(text, from).map_err(|e| bad_request(field(), e.to_string()))?;
-        if let Some(reason) = game.explain_illegal(m) {
-            return Err(bad_request(field(), format!("{text:?} ({m}) is illegal: {}", game.describe_reason(reason))));
-        }
-        resp.moves.push(game.format_move(m, to));
-        let mut detail = game.describe_move(m);
-        detail.notations = game.render(m, &target);
-        resp.details.push(detail);
-        game.play_unchecked(m);
-    }
-    Ok(resp)
-}
-
-/// The variant a `Variant` tag names; `Err` for the variants not served here or unknown.
-fn variant_tag(value: &str) -> Result<Variant, Status> {
-    let v: String = value.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
-    match v.as_str() {
-        "xiangqi" | "chinesechess" | "xq" | "象棋" | "中国象棋" => Ok(Variant::Xiangqi),
-        "janggi" | "koreanchess" | "장기" | "將棋" => Ok(Variant::Janggi),
-        "threekingdoms" | "threekingdomsxiangqi" => {
-            Err(unimplemented(format!("records of variant {value:?} are not served yet")))
-        }
-        _ => Err(bad_request("text", format!("Variant tag: unknown variant {value:?}"))),
-    }
-}
-
-pub fn import_record(
-    req: &proto::ImportRecordRequest,
-    limits: ContentLimits,
-) -> Result<proto::ImportRecordResponse, Status> {
-    let notation = match proto::Notation::try_from(req.notation) {
-        Ok(proto::Notation::Unspecified) => None,
-        _ => Some(convert::notation(req.notation, "notation")?),
-    };
-    let raw = record::split(&req.text).map_err(|e| bad_request("text", e.to_string()))?;
-    let variant = match proto::Variant::try_from(req.variant) {
-        Ok(proto::Variant::Unspecified) => raw.tag("Variant").map_or(Ok(Variant::Xiangqi), variant_tag)?,
-        _ => convert::variant(req.variant, "variant")?,
-    };
-    if let Some(n) = notation {
-        convert::check_notation(variant, n, "notation")?;
-    }
-    if raw.moves.len() > limits.max_game_plies {
-        return Err(bad_request(
-            "text",
-            format!("{} moves exceed the limit of {}", raw.moves.len(), limits.max_game_plies),
-        ));
-    }
-    let unreadable = |e: RecordError| bad_request("text", e.to_string());
-    Ok(match variant {
-        Variant::Xiangqi => {
-            let (rec, notation) = record::replay(raw, notation).map_err(unreadable)?;
-            let (fen, (preset, handicap_moves)) = match rec.named_start {
-                Some(start) => (String::new(), convert::proto_start(start)),
-                None if rec.tag("FEN").is_some() => {
-                    (fen::format(&rec.start.to_setup()), (proto::StartPreset::Unspecified, 0))
-                }
-                None => (String::new(), (proto::StartPreset::Unspecified, 0)),
-            };
-            let position = proto::Position { fen, preset: preset as i32, handicap_moves, ..Default::default() };
-            imported(position, Variant::Xiangqi, &rec.tags, &rec.moves, &rec.comments, rec.result, notation)
-        }
-        Variant::Janggi => {
-            let (rec, notation) = record::replay_janggi(raw, notation).map_err(unreadable)?;
-            let mut position = proto::Position::default();
-            if rec.tag("FEN").is_some() {
-                position.fen = fen::format(&rec.start.to_setup());
-            } else if let Some((cho, han)) = rec.named_start {
-                position.red_setup = convert::proto_janggi_setup(cho) as i32;
-                position.black_setup = convert::proto_janggi_setup(han) as i32;
-            }
-            imported(position, Variant::Janggi, &rec.tags, &rec.moves, &rec.comments, rec.result, notation)
-        }
-    })
-}
-
-/// The response of ImportRecord: the record's start `position` with its variant and
-/// moves, and what else it states.
-fn imported(
-    mut position: proto::Position,
-    variant: Variant,
-    tags: &[(String, String)],
-    moves: &[crate::rules::types::Move],
-    comments: &[Comment],
-    result: GameResult,
-    notation: Notation,
-) -> proto::ImportRecordResponse {
-    let (result, winner) = match result {
-        GameResult::Ongoing => (proto::GameResult::Ongoing, proto::Player::Unspecified),
-        GameResult::Draw => (proto::GameResult::Draw, proto::Player::Unspecified),
-        GameResult::Win(c) => (proto::GameResult::Win, convert::player(c)),
-    };
-    position.variant = variant.to_proto() as i32;
-    position.moves = moves.iter().map(|m| m.to_string()).collect();
-    proto::ImportRecordResponse {
-        position: Some(position),
-        tags: tags.iter().map(|(name, value)| proto::RecordTag { name: name.clone(), value: value.clone() }).collect(),
-        result: result as i32,
-        winner: winner as i32,
-        notation: convert::proto_notation(notation) as i32,
-        comments: comments.iter().map(|c| proto::RecordComment { ply: c.ply as u32, text: c.text.clone() }).collect(),
-    }
-}
-
-pub fn export_record(
-    req: &proto::ExportRecordRequest,
-    limits: ContentLimits,
-) -> Result<proto::ExportRecordResponse, Status> {
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let notation = convert::notation(req.notation, "notation")?;
-    let game = AnyGame::from_request(position, "position", limits)?;
-    game.check_notation(notation, "notation")?;
-    let mut result = GameResult::Ongoing;
-    for (i, tag) in req.tags.iter().enumerate() {
-        let bad_name = tag.name.is_empty() || !tag.name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if bad_name {
-            return Err(bad_request(format!("tags[{i}].name"), "a tag name is letters, digits and '_'"));
-        }
-        if tag.value.contains(['\n', '\r']) {
-            return Err(bad_request(format!("tags[{i}].value"), "a tag value is one line"));
-        }
-        if tag.name.eq_ignore_ascii_case("Result") {
-            result = record::parse_result(&tag.value).ok_or_else(|| {
-                bad_request(format!("tags[{i}].value"), format!("{:?} is not 1-0, 0-1, 1/2-1/2 or *", tag.value))
-            })?;
-        }
-    }
-    let plies = game.plies();
-    let mut comments = Vec::with_capacity(req.comments.len());
-    for (i, c) in req.comments.iter().enumerate() {
-        if c.ply as usize > plies {
-            return Err(bad_request(format!("comments[{i}].ply"), format!("ply {} is past the {plies} moves", c.ply)));
-        }
-        comments.push(Comment { ply: c.ply as usize, text: c.text.clone() });
-    }
-    let tags: Vec<(String, String)> = req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
-    let text = match &game {
-        AnyGame::Xiangqi(game) => {
-            // A record names its handicap start by its Preset tag.
-            let start = convert::named_start(position, "position")?;
-            let preset =
-                (convert::uses_preset(position) && start != NamedStart::Preset(Preset::Standard)).then_some(start);
-            let moves = game.plies().iter().map(|p| p.mv).collect();
-            let rec = Record { tags, named_start: preset, start: game.start().clone(), moves, comments, result };
-            record::export(&rec, notation)
-        }
-        AnyGame::Janggi(game) => {
-            // A start of setups is written by its setup tags.
-            let setups = if convert::uses_preset(position) {
-                Some((
-                    convert::janggi_setup(position.red_setup, "position.red_setup")?,
-                    convert::janggi_setup(position.black_setup, "position.black_setup")?,
-                ))
-            } else {
-                None
-            };
-            let moves = game.plies().iter().map(|p| p.mv).collect();
-            let rec = JanggiRecord { tags, named_start: setups, start: game.start().clone(), moves, comments, result };
-            record::export_janggi(&rec, notation)
-        }
-    };
-    Ok(proto::ExportRecordResponse { text })
-}
+use crate::api::convert::ContentLimits;
+use crate::api::notation::{convert_moves, export_record, import_record};
+use crate::api::proto::{self, notation_service_server::NotationService};
 
 /// The tonic service: each RPC runs its function on the request.
 #[derive(Clone, Copy, Debug)]
@@ -211,7 +23,7 @@ impl NotationService for Notations {
         let limits = self.limits;
         let req = request.into_inner();
         let plies = req.start.as_ref().map_or(0, |p| p.moves.len()) + req.moves.len();
-        run_sized(plies, "conversion", move || convert_moves(&req, limits)).await.map(Response::new)
+        run_sized(plies, "conversion", move || Ok(convert_moves(&req, limits)?)).await.map(Response::new)
     }
 
     async fn import_record(
@@ -221,7 +33,7 @@ impl NotationService for Notations {
         let limits = self.limits;
         let req = request.into_inner();
         // How many plies a text holds is known once it is read: always on the pool.
-        run_sized(usize::MAX, "import", move || import_record(&req, limits)).await.map(Response::new)
+        run_sized(usize::MAX, "import", move || Ok(import_record(&req, limits)?)).await.map(Response::new)
     }
 
     async fn export_record(
@@ -231,6 +43,6 @@ impl NotationService for Notations {
         let limits = self.limits;
         let req = request.into_inner();
         let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
-        run_sized(plies, "export", move || export_record(&req, limits)).await.map(Response::new)
+        run_sized(plies, "export", move || Ok(export_record(&req, limits)?)).await.map(Response::new)
     }
 }

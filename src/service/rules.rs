@@ -1,270 +1,21 @@
-//! RulesService: legal moves, move and game validation, adjudication. Each RPC is a
-//! plain function of its request (the CLI's `--json` output calls the same ones).
+//! RulesService over tonic: each RPC runs its function of [`crate::api::rules`] on the
+//! request; ListLegalMoves sends the bytes that function writes.
 
 use std::convert::Infallible;
 
-use prost::Message;
 use tonic::codegen::{Body, BoxFuture, Context, Poll, Service, StdError, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
 
 use super::blocking::run_sized;
-use super::convert::{self, AnyGame, AnyRuleSet, ContentLimits};
-use super::errors::bad_request;
-use super::proto::{
+use super::codec::EncodedCodec;
+use crate::api::convert::ContentLimits;
+use crate::api::proto::{
     self,
     rules_service_server::{RulesService, RulesServiceServer},
 };
-use super::three_kingdoms;
-use super::wire::{Encoded, EncodedCodec, Writer};
-use crate::rules::janggi;
-use crate::rules::outcome::GameResult;
-use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
-use crate::rules::xiangqi::adjudicate;
-
-pub fn list_legal_moves(
-    req: &proto::ListLegalMovesRequest,
-    limits: ContentLimits,
-) -> Result<proto::ListLegalMovesResponse, Status> {
-    if is_three_kingdoms(req) {
-        return three_kingdoms::list_legal_moves(req, limits);
-    }
-    list_legal_moves_encoded(req, limits)?
-        .decode()
-        .map_err(|e| Status::internal(format!("move list written wrong: {e}")))
-}
-
-/// Three Kingdoms lists are built as messages (the written list covers the 9x10 variants).
-fn is_three_kingdoms(req: &proto::ListLegalMovesRequest) -> bool {
-    req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
-}
-
-/// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
-/// variants write them straight from the moves (see [`super::wire`]).
-pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Status> {
-    if is_three_kingdoms(req) {
-        return three_kingdoms::list_legal_moves(req, limits).map(|r| Encoded(r.encode_to_vec()));
-    }
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let game = AnyGame::from_request(position, "position", limits)?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
-    let notations = convert::notations(&req.notations, "notations")?;
-    game.check_notations(&notations, "notations")?;
-    let mut list = MoveList::new();
-    game.legal_moves(&mut list);
-    // The order of the ICCS texts, without comparing strings: file and rank of the
-    // from-point, then of the to-point (which name the move again); a pass last.
-    let mut keys = FixedList::<u16, { MoveList::CAPACITY }>::new();
-    for &m in list.iter() {
-        let (from, to) = (m.from(), m.to());
-        keys.push(if m.is_pass() {
-            u16::MAX
-        } else {
-            u16::from_be_bytes([from.file() << 4 | from.rank(), to.file() << 4 | to.rank()])
-        });
-    }
-    keys.as_mut_slice().sort_unstable();
-    let point = |byte: u8| Square::new(byte >> 4, byte & 0xf);
-    for (slot, &key) in list.as_mut_slice().iter_mut().zip(keys.iter()) {
-        let [from, to] = key.to_be_bytes();
-        *slot = if key == u16::MAX { Move::PASS } else { Move::new(point(from), point(to)) };
-    }
-    // ListLegalMovesResponse: the moves (field 1, each `chuhe.v1.Move` without its
-    // player), then the status (field 2).
-    let mut w = Writer::with_capacity(32 * list.len() + 160);
-    game.move_facts(list.as_slice(), |facts| {
-        w.message(1, |w| {
-            facts.encode().write_to(w);
-            if !notations.is_empty() {
-                for text in game.render(facts.m, &notations) {
-                    w.prost_message(10, &text);
-                }
-            }
-            if let Some(rules) = rules {
-                w.uint(11, game.warning(facts.m, rules) as u64);
-            }
-        });
-    });
-    w.prost_message(2, &game.status_given(list.as_slice()));
-    metrics::counter!("chuhe_positions_checked_total").increment(1);
-    metrics::counter!("chuhe_moves_generated_total").increment(list.len() as u64);
-    Ok(w.finish())
-}
-
-pub fn validate_move(
-    req: &proto::ValidateMoveRequest,
-    limits: ContentLimits,
-) -> Result<proto::ValidateMoveResponse, Status> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
-        return three_kingdoms::validate_move(req, limits);
-    }
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let game = AnyGame::from_request(position, "position", limits)?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
-    let notation = convert::notation(req.notation, "notation")?;
-    let notations = convert::notations(&req.notations, "notations")?;
-    game.check_notations(&notations, "notations")?;
-    let m = if req.r#move.trim().is_empty() {
-        let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
-        let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
-        let (from, to) = (convert::square(from, "from")?, convert::square(to, "to")?);
-        if from == to {
-            return Err(bad_request("to", "from and to are the same point"));
-        }
-        Move::new(from, to)
-    } else {
-        match game.resolve_move(&req.r#move, notation)? {
-            Ok(m) => m,
-            // The text reads, but names no move of this position.
-            Err((reason, detail)) => {
-                return Ok(proto::ValidateMoveResponse {
-                    legal: false,
-                    reason: reason as i32,
-                    detail,
-                    ..Default::default()
-                });
-            }
-        }
-    };
-    metrics::counter!("chuhe_positions_checked_total").increment(1);
-    Ok(match game.explain_illegal(m) {
-        Some(reason) => proto::ValidateMoveResponse {
-            legal: false,
-            reason: convert::illegal_reason(reason) as i32,
-            detail: game.describe_reason(reason).to_string(),
-            ..Default::default()
-        },
-        None => {
-            let mut described = game.describe_move(m);
-            described.notations = game.render(m, &notations);
-            if let Some(rules) = rules {
-                described.warning = game.warning(m, rules) as i32;
-            }
-            // The status carries the FEN after the move: formatted once for both fields.
-            let status = game.after(m).status();
-            proto::ValidateMoveResponse {
-                legal: true,
-                reason: proto::IllegalMoveReason::Unspecified as i32,
-                detail: String::new(),
-                r#move: Some(described),
-                fen_after: status.fen.clone(),
-                status: Some(status),
-            }
-        }
-    })
-}
-
-pub fn validate_game(
-    req: &proto::ValidateGameRequest,
-    limits: ContentLimits,
-) -> Result<proto::ValidateGameResponse, Status> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
-        return three_kingdoms::validate_game(req, limits);
-    }
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let mut game = AnyGame::start(position, "position")?;
-    let moves = convert::parse_moves(position, "position", limits)?;
-    let mut illegal = None;
-    for (i, &m) in moves.iter().enumerate() {
-        if let Some(reason) = game.explain_illegal(m) {
-            illegal = Some((i, reason));
-            break;
-        }
-        game.play_unchecked(m);
-    }
-    metrics::counter!("chuhe_positions_checked_total").increment(game.plies() as u64 + 1);
-    let mut resp = proto::ValidateGameResponse {
-        legal: illegal.is_none(),
-        final_status: Some(game.status()),
-        final_fen: game.fen(),
-        plies: game.plies() as u32,
-        ..Default::default()
-    };
-    if let Some((i, reason)) = illegal {
-        resp.first_illegal_index = i as u32;
-        resp.reason = convert::illegal_reason(reason) as i32;
-        resp.detail = format!("{} is illegal: {}", moves[i], game.describe_reason(reason));
-    }
-    Ok(resp)
-}
-
-pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
-        return three_kingdoms::adjudicate(req, limits);
-    }
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
-    let start = AnyGame::start(position, "position")?;
-    let variant = start.variant();
-    let moves = convert::parse_moves(position, "position", limits)?;
-    let rules = convert::rule_set(req.rule_set, "rule_set", variant)?;
-    let events = req
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| convert::event(e, &format!("events[{i}]"), variant))
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| e.ply > moves.len()) {
-        return Err(bad_request(
-            format!("events[{i}].ply"),
-            format!("ply {} is past the record's {} moves", e.ply, moves.len()),
-        ));
-    }
-    let illegal = |index: usize, mv: Move, why: &str| {
-        bad_request(format!("position.moves[{index}]"), format!("{mv} is illegal: {why}"))
-    };
-    let ruling = match (&start, rules) {
-        (AnyGame::Xiangqi(g), AnyRuleSet::Xiangqi(r)) => {
-            adjudicate::adjudicate_with_handicap(g.start(), g.handicap(), &moves, r, &events)
-                .map_err(|e| illegal(e.index, e.mv, e.reason.describe()))?
-        }
-        (AnyGame::Janggi(g), AnyRuleSet::Janggi(r)) => janggi::adjudicate::adjudicate(g.start(), &moves, r, &events)
-            .map_err(|e| match e {
-                janggi::adjudicate::RecordError::IllegalMove { index, mv, reason } => {
-                    illegal(index, mv, start.describe_reason(reason))
-                }
-                janggi::adjudicate::RecordError::BadClaim { index, detail } => {
-                    bad_request(format!("events[{index}]"), detail)
-                }
-            })?,
-        _ => unreachable!("convert::rule_set matches the rule set to the variant"),
-    };
-    let mut end = start;
-    for &m in &moves[..ruling.decided_at_ply] {
-        end.play_unchecked(m);
-    }
-    let termination = convert::termination(ruling.termination);
-    metrics::counter!("chuhe_adjudications_total", "rule" => termination.as_str_name()).increment(1);
-    let (result, winner) = match ruling.result {
-        GameResult::Ongoing => (proto::GameResult::Ongoing, proto::Player::Unspecified),
-        GameResult::Draw => (proto::GameResult::Draw, proto::Player::Unspecified),
-        GameResult::Win(c) => (proto::GameResult::Win, convert::player(c)),
-    };
-    let (cycle_first, cycle_last) = ruling.cycle.unwrap_or((0, 0));
-    let points = ruling.points.map_or_else(Vec::new, |p| {
-        Color::ALL
-            .iter()
-            .map(|&c| proto::PlayerPoints { player: convert::player(c) as i32, points: p[c.index()] as f64 / 10.0 })
-            .collect()
-    });
-    Ok(proto::AdjudicateResponse {
-        result: result as i32,
-        termination: termination as i32,
-        rule: format!("{}: {}", rules.name(), ruling.termination.map_or("none", |t| t.name())),
-        side_at_fault: ruling.at_fault.map_or(proto::Player::Unspecified, convert::player) as i32,
-        decided_at_ply: ruling.decided_at_ply as u32,
-        cycle_first_ply: cycle_first as u32,
-        cycle_last_ply: cycle_last as u32,
-        checking_plies: ruling.checking_plies.iter().map(|&p| p as u32).collect(),
-        chases: ruling.chases.iter().map(convert::chase_step).collect(),
-        explanation: ruling.explanation.clone(),
-        winner: winner as i32,
-        winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },
-        rule_set: rules.to_proto() as i32,
-        points,
-        final_status: Some(end.status()),
-        moves_after_end: ruling.moves_after_end as u32,
-    })
-}
+use crate::api::rules::{adjudicate, list_legal_moves, list_legal_moves_encoded, validate_game, validate_move};
+use crate::api::wire::Encoded;
 
 /// The tonic service: each RPC runs its function on the request. The server mounts it
 /// inside [`RulesServer`], which answers ListLegalMoves with the written bytes instead.
@@ -279,14 +30,14 @@ impl RulesService for Rules {
         &self,
         request: Request<proto::ListLegalMovesRequest>,
     ) -> Result<Response<proto::ListLegalMovesResponse>, Status> {
-        list_legal_moves(request.get_ref(), self.limits).map(Response::new)
+        Ok(Response::new(list_legal_moves(request.get_ref(), self.limits)?))
     }
 
     async fn validate_move(
         &self,
         request: Request<proto::ValidateMoveRequest>,
     ) -> Result<Response<proto::ValidateMoveResponse>, Status> {
-        validate_move(request.get_ref(), self.limits).map(Response::new)
+        Ok(Response::new(validate_move(request.get_ref(), self.limits)?))
     }
 
     async fn validate_game(
@@ -296,7 +47,7 @@ impl RulesService for Rules {
         let limits = self.limits;
         let req = request.into_inner();
         let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
-        run_sized(plies, "validation", move || validate_game(&req, limits)).await.map(Response::new)
+        run_sized(plies, "validation", move || Ok(validate_game(&req, limits)?)).await.map(Response::new)
     }
 
     async fn adjudicate(
@@ -306,7 +57,7 @@ impl RulesService for Rules {
         let limits = self.limits;
         let req = request.into_inner();
         let plies = req.position.as_ref().map_or(0, |p| p.moves.len());
-        run_sized(plies, "adjudication", move || adjudicate(&req, limits)).await.map(Response::new)
+        run_sized(plies, "adjudication", move || Ok(adjudicate(&req, limits)?)).await.map(Response::new)
     }
 }
 
@@ -370,6 +121,8 @@ impl UnaryService<proto::ListLegalMovesRequest> for ListLegalMoves {
     type Future = std::future::Ready<Result<Response<Encoded>, Status>>;
 
     fn call(&mut self, request: Request<proto::ListLegalMovesRequest>) -> Self::Future {
-        std::future::ready(list_legal_moves_encoded(request.get_ref(), self.limits).map(Response::new))
+        std::future::ready(
+            list_legal_moves_encoded(request.get_ref(), self.limits).map(Response::new).map_err(Status::from),
+        )
     }
 }

@@ -11,14 +11,14 @@ use tonic::transport::server::TcpIncoming;
 
 use super::analysis::Analysis;
 use super::connection::Connection;
-use super::convert::ContentLimits;
-use super::engine::{Engine, EngineConfig};
 use super::middleware::GrpcLayer;
 use super::notation::Notations;
-use super::proto::{
+use super::rules::RulesServer;
+use crate::api::convert::ContentLimits;
+use crate::api::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
-use super::rules::RulesServer;
+use crate::engine::{Engine, EngineConfig};
 
 /// Everything an operator can set.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! A unary call named by its method and given its request in the canonical JSON
 //! mapping, as ghz configs and grpcurl commands give them.
 
-use chuhe::service::proto::{
+use chuhe::api::proto::{
     self, analysis_service_client::AnalysisServiceClient, notation_service_client::NotationServiceClient,
     rules_service_client::RulesServiceClient,
 };

@@ -113,12 +113,12 @@ pub fn bad_field(status: &tonic::Status) -> String {
 
 /// A ConvertMoves request: `moves` (separated by spaces) from `start`.
 pub fn convert_request(
-    start: chuhe::service::proto::Position,
+    start: chuhe::api::proto::Position,
     moves: &str,
-    from: chuhe::service::proto::Notation,
-    to: chuhe::service::proto::Notation,
-) -> chuhe::service::proto::ConvertMovesRequest {
-    chuhe::service::proto::ConvertMovesRequest {
+    from: chuhe::api::proto::Notation,
+    to: chuhe::api::proto::Notation,
+) -> chuhe::api::proto::ConvertMovesRequest {
+    chuhe::api::proto::ConvertMovesRequest {
         start: Some(start),
         moves: moves.split_whitespace().map(str::to_string).collect(),
         from: from as i32,

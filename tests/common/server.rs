@@ -3,11 +3,11 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use chuhe::service::engine::EngineConfig;
-use chuhe::service::proto::{
+use chuhe::api::proto::{
     analysis_service_client::AnalysisServiceClient, notation_service_client::NotationServiceClient,
     rules_service_client::RulesServiceClient,
 };
+use chuhe::engine::EngineConfig;
 use chuhe::service::server::{ServerConfig, serve};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;

@@ -31,7 +31,7 @@ use super::Status;
 use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::setup::Setup;
 use super::types::{Color, IllegalMove, Move, MoveList, Piece, PieceKind, Square};
-pub use super::xiangqi::IllegalReason;
+pub use crate::rules::illegal::IllegalReason;
 use tables::{PALACE, SOLDIER_POINTS};
 
 /// A Janggi position that passed validation: exactly one general each, no more pieces

@@ -27,6 +27,7 @@
 //! assert_eq!(pos.status(), Status::Ongoing);
 //! ```
 
+mod explain;
 pub mod geometry;
 mod movegen;
 pub mod outcome;

@@ -785,12 +785,19 @@ impl Position {
     /// Reads a move in point names (`Rh3-Re3`, or `Rh3xRe3` for a capture) and checks
     /// that it is legal here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = self.read_move(text)?;
+        if !self.is_legal(m) {
+            return Err(MoveError::Illegal(m));
+        }
+        Ok(m)
+    }
+
+    /// Reads a move text of this position without checking that the move is legal: the
+    /// points, and a capture mark (`x`) only where the move takes a piece.
+    pub fn read_move(&self, text: &str) -> Result<Move, MoveError> {
         let m = Move::parse(text).map_err(MoveError::Text)?;
         if text.trim().chars().nth(3).is_some_and(|c| c == 'x' || c == 'X') && self.piece_at(m.to()).is_none() {
             return Err(MoveError::NotACapture(m));
-        }
-        if !self.is_legal(m) {
-            return Err(MoveError::Illegal(m));
         }
         Ok(m)
     }

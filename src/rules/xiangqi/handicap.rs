@@ -35,8 +35,8 @@
 //!   five pawns, leaving the general, the chariots, the horses and the cannons.
 
 use super::Position;
-use super::explain::IllegalReason;
 use super::tables::own_side;
+use crate::rules::illegal::IllegalReason;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
 /// A point whose piece may not be captured while it has not moved.

@@ -20,7 +20,7 @@ pub mod handicap;
 mod movegen;
 pub mod tables;
 
-pub use explain::IllegalReason;
+pub use crate::rules::illegal::IllegalReason;
 
 use std::fmt;
 

@@ -26,20 +26,20 @@
 //!   MOVE_LIMIT (180 plies without capture or defeat). The only rule set is
 //!   `RULE_SET_THREE_KINGDOMS_V1` (or unset).
 
-use tonic::Status;
-
 use super::convert::{self, ContentLimits};
-use super::errors::bad_request;
+use super::error::{Error, bad_request, required};
 use super::proto;
 use crate::rules::three_kingdoms::outcome::{self, Event, EventKind, Game, GameResult, Termination};
-use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Point, Position, Setup, text};
+use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveError, MoveList, Point, Position, text};
 
 /// The kingdom as a proto player.
-pub fn player(k: Kingdom) -> proto::Player {
-    match k {
-        Kingdom::Shu => proto::Player::Shu,
-        Kingdom::Wu => proto::Player::Wu,
-        Kingdom::Wei => proto::Player::Wei,
+impl From<Kingdom> for proto::Player {
+    fn from(k: Kingdom) -> proto::Player {
+        match k {
+            Kingdom::Shu => proto::Player::Shu,
+            Kingdom::Wu => proto::Player::Wu,
+            Kingdom::Wei => proto::Player::Wei,
+        }
     }
 }
 
@@ -53,25 +53,29 @@ pub fn kingdom(p: i32) -> Option<Kingdom> {
     }
 }
 
-pub fn piece_kind(k: Kind) -> proto::PieceKind {
-    match k {
-        Kind::General => proto::PieceKind::General,
-        Kind::Advisor => proto::PieceKind::Advisor,
-        Kind::Elephant => proto::PieceKind::Elephant,
-        Kind::Horse => proto::PieceKind::Horse,
-        Kind::Chariot => proto::PieceKind::Chariot,
-        Kind::Cannon => proto::PieceKind::Cannon,
-        Kind::Soldier => proto::PieceKind::Soldier,
-        Kind::FlagBearer => proto::PieceKind::FlagBearer,
+impl From<Kind> for proto::PieceKind {
+    fn from(k: Kind) -> proto::PieceKind {
+        match k {
+            Kind::General => proto::PieceKind::General,
+            Kind::Advisor => proto::PieceKind::Advisor,
+            Kind::Elephant => proto::PieceKind::Elephant,
+            Kind::Horse => proto::PieceKind::Horse,
+            Kind::Chariot => proto::PieceKind::Chariot,
+            Kind::Cannon => proto::PieceKind::Cannon,
+            Kind::Soldier => proto::PieceKind::Soldier,
+            Kind::FlagBearer => proto::PieceKind::FlagBearer,
+        }
     }
 }
 
-pub fn point(p: Point) -> proto::Point {
-    proto::Point { file: p.file() as u32, rank: p.rank() as u32, name: p.to_string() }
+impl From<Point> for proto::Point {
+    fn from(p: Point) -> proto::Point {
+        proto::Point { file: p.file() as u32, rank: p.rank() as u32, name: p.to_string() }
+    }
 }
 
 /// The start position of a request: the position text, or the start position.
-pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Status> {
+pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Error> {
     match proto::StartPreset::try_from(p.preset) {
         Ok(proto::StartPreset::Unspecified | proto::StartPreset::Standard) => {}
         _ => return Err(bad_request(format!("{field}.preset"), "Three Kingdoms has no start presets")),
@@ -91,13 +95,8 @@ pub fn start_position(p: &proto::Position, field: &str) -> Result<Position, Stat
 
 /// The moves of `Position.moves`, read as point-name text (not yet checked for
 /// legality).
-pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Vec<Move>, Status> {
-    if p.moves.len() > limits.max_game_plies {
-        return Err(bad_request(
-            format!("{field}.moves"),
-            format!("at most {} moves, got {}", limits.max_game_plies, p.moves.len()),
-        ));
-    }
+pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Vec<Move>, Error> {
+    limits.check_plies(p.moves.len(), format_args!("{field}.moves"))?;
     p.moves
         .iter()
         .enumerate()
@@ -105,73 +104,14 @@ pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> R
         .collect()
 }
 
-/// How the record of `game` has drawn the game, if it has.
-fn drawn(game: &Game) -> Option<String> {
-    match game.ending() {
-        Some((GameResult::Draw, _, explanation)) => Some(explanation),
-        _ => None,
-    }
-}
-
-/// Why `m` is illegal after the record of `game`, or `None` when it is legal.
+/// Why `m` is illegal after the record of `game` (reason and detail), or `None`.
 fn explain_illegal_in(game: &Game, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
-    match drawn(game) {
-        Some(why) => Some((proto::IllegalMoveReason::GameOver, format!("the game is drawn: {why}"))),
-        None => explain_illegal(game.position(), m),
-    }
-}
-
-/// Why `m` is illegal in `pos`, or `None` when it is legal.
-fn explain_illegal(pos: &Position, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
-    use proto::IllegalMoveReason as R;
-    if pos.winner().is_some() {
-        return Some((R::GameOver, "the game is over: one kingdom is left".to_string()));
-    }
-    let side = pos.side_to_move();
-    let Some(piece) = pos.piece_at(m.from()) else {
-        return Some((R::NoPiece, format!("no piece on {}", m.from())));
-    };
-    if pos.controller_of(piece) != side {
-        return Some((
-            R::NotYourPiece,
-            format!(
-                "the {} on {} is {}'s, and {side} is to move",
-                piece.kind().name(),
-                m.from(),
-                pos.controller_of(piece)
-            ),
-        ));
-    }
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    if list.contains(m) {
-        return None;
-    }
-    let mut pseudo = MoveList::new();
-    pos.pseudo_legal_moves(&mut pseudo);
-    if !pseudo.contains(m) {
-        return Some((
-            R::CannotMoveThatWay,
-            format!("the {} on {} cannot move to {}", piece.kind().name(), m.from(), m.to()),
-        ));
-    }
-    // The piece can go there, but the move exposes the general: facing or attacked?
-    let mut setup: Setup = pos.to_setup();
-    setup.board[m.to().index()] = setup.board[m.from().index()].take();
-    setup.side_to_move = side.next();
-    let facing = Position::from_setup(setup).is_ok_and(|after| {
-        after.attackers_of_general(side).iter().any(|&p| after.piece_at(p).is_some_and(|q| q.kind() == Kind::General))
-    });
-    if facing {
-        Some((R::GeneralsFace, format!("{} would leave {side}'s general facing a rival general", m)))
-    } else {
-        Some((R::LeavesGeneralAttacked, format!("{} would leave {side}'s general attacked", m)))
-    }
+    game.explain_illegal(m).map(|(reason, detail)| (convert::illegal_reason(reason), detail))
 }
 
 /// The game of a request: its start position and every move of `Position.moves`
 /// played; an illegal move is INVALID_ARGUMENT naming it.
-fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Status> {
+fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Error> {
     let start = start_position(p, field)?;
     let moves = parse_moves(p, field, limits)?;
     let mut game = Game::new(start);
@@ -198,7 +138,7 @@ fn game_status(game: &Game) -> proto::PositionStatus {
     let ended = pos.winner().is_some();
     let status = if ended {
         proto::GameStatus::Ended
-    } else if drawn(game).is_some() {
+    } else if game.drawn().is_some() {
         proto::GameStatus::Drawn
     } else {
         proto::GameStatus::Ongoing
@@ -207,22 +147,12 @@ fn game_status(game: &Game) -> proto::PositionStatus {
     proto::PositionStatus {
         status: status as i32,
         in_check: !checkers.is_empty(),
-        checkers: checkers.into_iter().map(point).collect(),
-        side_to_move: player(side) as i32,
+        checkers: checkers.into_iter().map(proto::Point::from).collect(),
+        side_to_move: proto::Player::from(side) as i32,
         fen: pos.to_text(),
-        eliminated: eliminated(game).iter().map(|&k| player(k) as i32).collect(),
+        eliminated: eliminated(game).iter().map(|&k| proto::Player::from(k) as i32).collect(),
         bikjang: false,
     }
-}
-
-/// Does the mover, after playing, attack (or face) a rival general?
-fn gives_check(after: &Position, mover: Kingdom) -> bool {
-    after.kingdoms_in_play().filter(|&k| k != mover).any(|k| {
-        after
-            .attackers_of_general(k)
-            .iter()
-            .any(|&p| after.piece_at(p).is_some_and(|q| after.controller_of(q) == mover))
-    })
 }
 
 /// A legal move of `pos`, described.
@@ -234,26 +164,27 @@ pub fn describe_move(pos: &Position, m: Move) -> proto::Move {
     after.play_unchecked(m);
     proto::Move {
         iccs: pos.move_text(m),
-        from: Some(point(m.from())),
-        to: Some(point(m.to())),
-        piece: piece.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
-        captured: captured.map_or(proto::PieceKind::Unspecified, |p| piece_kind(p.kind())) as i32,
-        captured_owner: captured.map_or(proto::Player::Unspecified, |p| player(pos.controller_of(p))) as i32,
-        player: player(mover) as i32,
-        gives_check: gives_check(&after, mover),
+        from: Some(proto::Point::from(m.from())),
+        to: Some(proto::Point::from(m.to())),
+        piece: piece.map_or(proto::PieceKind::Unspecified, |p| proto::PieceKind::from(p.kind())) as i32,
+        captured: captured.map_or(proto::PieceKind::Unspecified, |p| proto::PieceKind::from(p.kind())) as i32,
+        captured_owner: captured.map_or(proto::Player::Unspecified, |p| proto::Player::from(pos.controller_of(p)))
+            as i32,
+        player: proto::Player::from(mover) as i32,
+        gives_check: after.checks_a_rival(mover),
         ..Default::default()
     }
 }
 
 /// Three Kingdoms has one rule set (or none named).
-pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Status> {
+pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Error> {
     match proto::RuleSet::try_from(rule_set) {
         Ok(proto::RuleSet::Unspecified | proto::RuleSet::ThreeKingdomsV1) => Ok(()),
         _ => Err(bad_request(field, "Three Kingdoms is played under RULE_SET_THREE_KINGDOMS_V1")),
     }
 }
 
-fn check_notations(list: &[i32], field: &str) -> Result<(), Status> {
+fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
     for (i, &n) in list.iter().enumerate() {
         match proto::Notation::try_from(n) {
             Ok(proto::Notation::Unspecified) => {}
@@ -271,14 +202,14 @@ fn check_notations(list: &[i32], field: &str) -> Result<(), Status> {
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
-) -> Result<proto::ListLegalMovesResponse, Status> {
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+) -> Result<proto::ListLegalMovesResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;
     check_notations(&req.notations, "notations")?;
     let game = game(position, "position", limits)?;
     let pos = game.position();
     let mut list = MoveList::new();
-    if drawn(&game).is_none() {
+    if game.drawn().is_none() {
         pos.legal_moves(&mut list);
     }
     let mut moves: Vec<proto::Move> = list.iter().map(|&m| describe_move(pos, m)).collect();
@@ -289,7 +220,7 @@ pub fn list_legal_moves(
     Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(&game)) })
 }
 
-fn named_point(p: &proto::Point, field: &str) -> Result<Point, Status> {
+fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
     if p.name.trim().is_empty() {
         return Err(bad_request(format!("{field}.name"), "Three Kingdoms points are given by name (like Rh3)"));
     }
@@ -299,8 +230,8 @@ fn named_point(p: &proto::Point, field: &str) -> Result<Point, Status> {
 pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
-) -> Result<proto::ValidateMoveResponse, Status> {
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+) -> Result<proto::ValidateMoveResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;
     check_notations(&req.notations, "notations")?;
     match proto::Notation::try_from(req.notation) {
@@ -318,16 +249,18 @@ pub fn validate_move(
         Move::new(from, to)
     } else {
         let t = req.r#move.trim();
-        let m = Move::parse(t).map_err(|e| bad_request("move", format!("{t:?}: {e}")))?;
-        if t.chars().nth(3).is_some_and(|c| c == 'x' || c == 'X') && game.position().piece_at(m.to()).is_none() {
-            return Ok(proto::ValidateMoveResponse {
-                legal: false,
-                reason: proto::IllegalMoveReason::CannotMoveThatWay as i32,
-                detail: format!("{m} is written as a capture but takes nothing"),
-                ..Default::default()
-            });
+        match game.position().read_move(t) {
+            Ok(m) => m,
+            Err(e @ MoveError::NotACapture(_)) => {
+                return Ok(proto::ValidateMoveResponse {
+                    legal: false,
+                    reason: proto::IllegalMoveReason::CannotMoveThatWay as i32,
+                    detail: e.to_string(),
+                    ..Default::default()
+                });
+            }
+            Err(e) => return Err(bad_request("move", format!("{t:?}: {e}"))),
         }
-        m
     };
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     if let Some((reason, detail)) = explain_illegal_in(&game, m) {
@@ -348,8 +281,8 @@ pub fn validate_move(
 pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
-) -> Result<proto::ValidateGameResponse, Status> {
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+) -> Result<proto::ValidateGameResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
     let start = start_position(position, "position")?;
     let moves = parse_moves(position, "position", limits)?;
     let mut game = Game::new(start);
@@ -377,7 +310,7 @@ pub fn validate_game(
     Ok(resp)
 }
 
-fn event(e: &proto::GameEvent, field: &str) -> Result<Event, Status> {
+fn event(e: &proto::GameEvent, field: &str) -> Result<Event, Error> {
     let k = kingdom(e.player).ok_or_else(|| bad_request(format!("{field}.player"), "name SHU, WU or WEI"))?;
     let kind = match proto::GameEventKind::try_from(e.kind) {
         Ok(proto::GameEventKind::Resign) => EventKind::Resign(k),
@@ -400,8 +333,8 @@ fn termination(t: Option<Termination>) -> proto::Termination {
     }
 }
 
-pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Status> {
-    let position = req.position.as_ref().ok_or_else(|| bad_request("position", "position is required"))?;
+pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;
     let start = start_position(position, "position")?;
     let moves = parse_moves(position, "position", limits)?;
@@ -433,16 +366,16 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         GameResult::Win(k) => (proto::GameResult::Win, vec![k]),
         GameResult::SharedWin(a, b) => (proto::GameResult::SharedVictory, vec![a, b]),
     };
-    let winner = if winners.len() == 1 { player(winners[0]) } else { proto::Player::Unspecified };
+    let winner = if winners.len() == 1 { proto::Player::from(winners[0]) } else { proto::Player::Unspecified };
     Ok(proto::AdjudicateResponse {
         result: result as i32,
         termination: term as i32,
         rule: format!("three kingdoms v1: {}", ruling.termination.map_or("none", |t| t.name())),
-        side_at_fault: ruling.by.map_or(proto::Player::Unspecified, player) as i32,
+        side_at_fault: ruling.by.map_or(proto::Player::Unspecified, proto::Player::from) as i32,
         decided_at_ply: ruling.decided_at_ply as u32,
         explanation: ruling.explanation.clone(),
         winner: winner as i32,
-        winners: winners.iter().map(|&k| player(k) as i32).collect(),
+        winners: winners.iter().map(|&k| proto::Player::from(k) as i32).collect(),
         rule_set: req.rule_set,
         final_status: Some(game_status(&end)),
         moves_after_end: ruling.moves_after_end as u32,

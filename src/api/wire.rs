@@ -1,16 +1,10 @@
 //! Responses the service writes as protobuf bytes itself, for the call where building
 //! the message costs more than the call: a move list is some 44 `Move` messages with a
 //! string each, allocated, encoded and freed again, where writing the same bytes from
-//! the moves takes a fraction of that. A small writer of the wire format, and the codec
-//! that sends what it wrote unchanged.
-
-use std::marker::PhantomData;
+//! the moves takes a fraction of that. A small writer of the wire format; the service
+//! that sends what it wrote unchanged ([`crate::service`]'s codec).
 
 use prost::Message;
-use prost::bytes::BufMut;
-use tonic::Status;
-use tonic::codec::{Codec, EncodeBuf, Encoder};
-use tonic_prost::ProstDecoder;
 
 /// A response message already in its wire form.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -109,42 +103,5 @@ impl Writer {
     /// A message field given as a generated message.
     pub fn prost_message(&mut self, field: u32, m: &impl Message) {
         prost::encoding::message::encode(field, m, &mut self.buf);
-    }
-}
-
-/// The codec of a unary call that reads its request as usual and sends an [`Encoded`]
-/// response as it is.
-pub struct EncodedCodec<Request>(PhantomData<Request>);
-
-impl<Request> Default for EncodedCodec<Request> {
-    fn default() -> Self {
-        EncodedCodec(PhantomData)
-    }
-}
-
-impl<Request: Message + Default + Send + 'static> Codec for EncodedCodec<Request> {
-    type Encode = Encoded;
-    type Decode = Request;
-    type Encoder = EncodedEncoder;
-    type Decoder = ProstDecoder<Request>;
-
-    fn encoder(&mut self) -> EncodedEncoder {
-        EncodedEncoder
-    }
-
-    fn decoder(&mut self) -> ProstDecoder<Request> {
-        ProstDecoder::new(Default::default())
-    }
-}
-
-pub struct EncodedEncoder;
-
-impl Encoder for EncodedEncoder {
-    type Item = Encoded;
-    type Error = Status;
-
-    fn encode(&mut self, item: Encoded, buf: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        buf.put_slice(&item.0);
-        Ok(())
     }
 }

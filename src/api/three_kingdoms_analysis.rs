@@ -15,17 +15,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tonic::Status;
-
-use super::analysis::{final_message, principal_variations, progress_message, stop_reason};
+use super::analysis::{draw_offer_reason, final_message, principal_variations, progress_message, stop_reason};
 use super::convert::ContentLimits;
-use super::engine::{Engine, GuardedStream, deadline};
-use super::errors::bad_request;
+use super::error::{Error, bad_request, required};
 use super::proto;
 use super::three_kingdoms::{check_rule_set, describe_move, kingdom, parse_moves, start_position};
+use crate::engine::{Engine, SearchStream, deadline};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
-use crate::search::three_kingdoms::{self as search, DrawAnswer, Limits, Outcome, Params, Report, WIN, WIN_BOUND};
+use crate::search::three_kingdoms::{self as search, Limits, Outcome, Params, Report, WIN, WIN_BOUND};
 
 /// A search request, whichever RPC it came from.
 struct Job {
@@ -36,9 +34,9 @@ struct Job {
 
 /// The game of the record of `p` under `rule_set`; an illegal move is
 /// INVALID_ARGUMENT.
-fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -> Result<Game, Status> {
+fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -> Result<Game, Error> {
     check_rule_set(rule_set, "rule_set")?;
-    let p = p.ok_or_else(|| bad_request("position", "position is required"))?;
+    let p = required(p, "position")?;
     let start = start_position(p, "position")?;
     let moves = parse_moves(p, "position", content)?;
     let mut game = Game::new(start);
@@ -51,14 +49,14 @@ fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -
 }
 
 /// FAILED_PRECONDITION naming how the game ended, if it has.
-fn check_not_over(game: &Game) -> Result<(), Status> {
+fn check_not_over(game: &Game) -> Result<(), Error> {
     match game.ending() {
-        Some((_, _, why)) => Err(Status::failed_precondition(format!("the game is over: {why}"))),
+        Some((_, _, why)) => Err(Error::FailedPrecondition(format!("the game is over: {why}"))),
         None => Ok(()),
     }
 }
 
-fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Status> {
+fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Error> {
     list.iter()
         .enumerate()
         .map(|(i, t)| Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}"))))
@@ -71,7 +69,7 @@ fn job(
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
     client_timeout: Option<Duration>,
-) -> Result<Job, Status> {
+) -> Result<Job, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     if r.multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
@@ -135,11 +133,7 @@ fn response(pos: &Position, out: &Outcome, hit_rate: f64) -> proto::AnalyzeRespo
 
 /// Runs `job` on the calling (search) thread; `on_depth` sees each completed depth.
 fn run(engine: &Engine, job: &Job, stop: &std::sync::atomic::AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> Outcome {
-    metrics::counter!("chuhe_searches_started_total").increment(1);
-    let outcome = search::search(&job.game, &job.params, &engine.tt, stop, deadline(job.budget), on_depth);
-    metrics::counter!("chuhe_searches_finished_total").increment(1);
-    metrics::counter!("chuhe_search_nodes_total").increment(outcome.report.nodes);
-    outcome
+    engine.search_three_kingdoms(&job.game, &job.params, job.budget, stop, on_depth)
 }
 
 /// Analyze on the calling thread (the command line's `chuhe analyze`): `on_depth` sees
@@ -149,7 +143,7 @@ pub fn analyze_here(
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
     on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
-) -> Result<proto::AnalyzeResponse, Status> {
+) -> Result<proto::AnalyzeResponse, Error> {
     let job = job(engine, r, content, None)?;
     let pos = job.game.position();
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -162,7 +156,7 @@ pub async fn analyze(
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
     client_timeout: Option<Duration>,
-) -> Result<proto::AnalyzeResponse, Status> {
+) -> Result<proto::AnalyzeResponse, Error> {
     let job = job(engine, r, content, client_timeout)?;
     engine
         .run(move |engine, stop| {
@@ -170,23 +164,16 @@ pub async fn analyze(
             response(job.game.position(), &out, engine.tt.hit_rate())
         })
         .await
+        .map_err(Error::from)
 }
 
 pub async fn analyze_stream(
     engine: &Arc<Engine>,
-    r: &proto::AnalyzeStreamRequest,
+    r: &proto::AnalyzeRequest,
     content: ContentLimits,
     client_timeout: Option<Duration>,
-) -> Result<GuardedStream<proto::AnalyzeStreamResponse>, Status> {
-    let request = proto::AnalyzeRequest {
-        position: r.position.clone(),
-        limits: r.limits,
-        multipv: r.multipv,
-        search_moves: r.search_moves.clone(),
-        exclude_moves: r.exclude_moves.clone(),
-        rule_set: r.rule_set,
-    };
-    let job = job(engine, &request, content, client_timeout)?;
+) -> Result<SearchStream<proto::AnalyzeStreamResponse>, Error> {
+    let job = job(engine, r, content, client_timeout)?;
     engine
         .stream(move |engine, stop, send| {
             let pos = job.game.position();
@@ -195,6 +182,7 @@ pub async fn analyze_stream(
             send(final_message(response(pos, &out, engine.tt.hit_rate())));
         })
         .await
+        .map_err(Error::from)
 }
 
 /// The thinking time of Hint and EvaluateDrawOffer: the request's, or 300 ms.
@@ -207,13 +195,13 @@ pub async fn hint(
     r: &proto::HintRequest,
     content: ContentLimits,
     client_timeout: Option<Duration>,
-) -> Result<proto::HintResponse, Status> {
+) -> Result<proto::HintResponse, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
     let position = game.position().clone();
     let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, client_timeout) };
     let out = engine.run(move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
-    let best = out.best.ok_or_else(|| Status::failed_precondition("the side to move has no legal move"))?;
+    let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
     Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
 }
 
@@ -222,7 +210,7 @@ pub async fn evaluate_draw_offer(
     r: &proto::EvaluateDrawOfferRequest,
     content: ContentLimits,
     client_timeout: Option<Duration>,
-) -> Result<proto::EvaluateDrawOfferResponse, Status> {
+) -> Result<proto::EvaluateDrawOfferResponse, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
     let pos = game.position();
@@ -237,15 +225,9 @@ pub async fn evaluate_draw_offer(
     let verdict = engine
         .run(move |engine, stop| search::judge_draw_offer(&game, Limits::default(), &engine.tt, stop, deadline(budget)))
         .await?;
-    let reason = match verdict.answer {
-        DrawAnswer::StandsWorse => proto::DrawOfferReason::StandsWorse,
-        DrawAnswer::LevelAndQuiet => proto::DrawOfferReason::LevelAndQuiet,
-        DrawAnswer::StandsBetter => proto::DrawOfferReason::StandsBetter,
-        DrawAnswer::NotQuiet => proto::DrawOfferReason::NotQuiet,
-    };
     Ok(proto::EvaluateDrawOfferResponse {
         accept: verdict.answer.accept(),
         score: Some(score(verdict.score)),
-        reason: reason as i32,
+        reason: draw_offer_reason(verdict.answer) as i32,
     })
 }

@@ -1,0 +1,355 @@
+//! AnalysisService: Analyze, AnalyzeStream, Hint, EvaluateDrawOffer over the shared
+//! engine.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::convert::{self, ContentLimits};
+use super::error::{Error, bad_request, required};
+use super::proto;
+use super::three_kingdoms_analysis;
+use crate::engine::{Engine, SearchStream};
+use crate::game::{AnyGame, RuleSet};
+use crate::rules::types::Move;
+use crate::search::draw_offer::{self, DrawAnswer, Standing};
+use crate::search::{self, Outcome, Params, Report, Score, StopReason};
+
+/// A search request, whichever RPC it came from.
+struct Job {
+    game: AnyGame,
+    /// The rule set repetitions are judged by; `None`: the variant's default.
+    rules: Option<RuleSet>,
+    params: Params,
+    budget: Option<Duration>,
+}
+
+fn parse_root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Error> {
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Move::parse_iccs(t)
+                .ok_or_else(|| bad_request(format!("{field}[{i}]"), format!("{t:?} is not an ICCS move")))
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn job(
+    engine: &Engine,
+    position: Option<&proto::Position>,
+    limits: Option<&proto::SearchLimits>,
+    multipv: u32,
+    search_moves: &[String],
+    exclude_moves: &[String],
+    rule_set: i32,
+    content: ContentLimits,
+    client_timeout: Option<Duration>,
+) -> Result<Job, Error> {
+    let position = required(position, "position")?;
+    let game = convert::game_from_request(position, "position", content)?;
+    let rules = convert::optional_rule_set(rule_set, "rule_set", game.variant())?;
+    let l = limits.cloned().unwrap_or_default();
+    if multipv > 64 {
+        return Err(bad_request("multipv", "at most 64 lines"));
+    }
+    let params = Params {
+        limits: search::Limits {
+            depth: (l.depth > 0).then_some(l.depth),
+            nodes: (l.nodes > 0).then_some(l.nodes),
+            movetime: None,
+        },
+        multipv: multipv.max(1) as usize,
+        threads: engine.config.threads_per_search,
+        search_moves: parse_root_moves(search_moves, "search_moves")?,
+        exclude_moves: parse_root_moves(exclude_moves, "exclude_moves")?,
+    };
+    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
+    Ok(Job { game, rules, params, budget })
+}
+
+/// The job of an Analyze request.
+fn analyze_job(
+    engine: &Engine,
+    r: &proto::AnalyzeRequest,
+    limits: ContentLimits,
+    timeout: Option<Duration>,
+) -> Result<Job, Error> {
+    let (position, search) = (r.position.as_ref(), r.limits.as_ref());
+    job(engine, position, search, r.multipv, &r.search_moves, &r.exclude_moves, r.rule_set, limits, timeout)
+}
+
+/// AnalyzeStream asks what Analyze asks.
+pub fn analyze_request(r: &proto::AnalyzeStreamRequest) -> proto::AnalyzeRequest {
+    proto::AnalyzeRequest {
+        position: r.position.clone(),
+        limits: r.limits,
+        multipv: r.multipv,
+        search_moves: r.search_moves.clone(),
+        exclude_moves: r.exclude_moves.clone(),
+        rule_set: r.rule_set,
+    }
+}
+
+fn score(s: Score) -> proto::Score {
+    proto::Score {
+        value: Some(match s {
+            Score::Centipawns(c) => proto::score::Value::Cp(c),
+            Score::Mate(n) => proto::score::Value::Mate(n),
+        }),
+    }
+}
+
+/// The API's stop reason for either search's.
+pub fn stop_reason(r: StopReason) -> proto::StopReason {
+    match r {
+        StopReason::Depth => proto::StopReason::Depth,
+        StopReason::Nodes => proto::StopReason::Nodes,
+        StopReason::Time => proto::StopReason::Movetime,
+        StopReason::Stopped => proto::StopReason::Cancelled,
+        StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
+        StopReason::SingleMove => proto::StopReason::SingleMove,
+        StopReason::MateFound => proto::StopReason::MateFound,
+    }
+}
+
+/// Lines numbered from 1, best first, from each line's score and move texts.
+pub fn principal_variations(
+    lines: impl Iterator<Item = (proto::Score, Vec<String>)>,
+) -> Vec<proto::PrincipalVariation> {
+    lines
+        .enumerate()
+        .map(|(i, (score, pv))| proto::PrincipalVariation { multipv: i as u32 + 1, score: Some(score), pv })
+        .collect()
+}
+
+fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
+    principal_variations(report.lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
+}
+
+/// Nodes per second.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
+}
+
+/// The final answer of a search.
+pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeResponse {
+    let r = &outcome.report;
+    proto::AnalyzeResponse {
+        lines: lines(r),
+        best_move: outcome.best.map(|m| m.to_string()).unwrap_or_default(),
+        ponder_move: outcome.ponder.map(|m| m.to_string()).unwrap_or_default(),
+        depth: r.depth,
+        seldepth: r.seldepth,
+        nodes: r.nodes,
+        nps: nps(r.nodes, r.elapsed),
+        time_ms: r.elapsed.as_millis() as u32,
+        hash_hit_rate: hit_rate,
+        stop_reason: stop_reason(outcome.stop_reason) as i32,
+    }
+}
+
+/// A stream message (not final) for a search so far: its lines, best first, and its
+/// depth, greatest depth, nodes and time.
+pub fn progress_message(
+    lines: Vec<proto::PrincipalVariation>,
+    (depth, seldepth): (u32, u32),
+    nodes: u64,
+    elapsed: Duration,
+    hit_rate: f64,
+) -> proto::AnalyzeStreamResponse {
+    let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+    proto::AnalyzeStreamResponse {
+        lines,
+        best_move: pv.first().cloned().unwrap_or_default(),
+        ponder_move: pv.get(1).cloned().unwrap_or_default(),
+        depth,
+        seldepth,
+        nodes,
+        nps: nps(nodes, elapsed),
+        time_ms: elapsed.as_millis() as u32,
+        hash_hit_rate: hit_rate,
+        stop_reason: proto::StopReason::Unspecified as i32,
+        is_final: false,
+    }
+}
+
+/// The stream message of one finished depth.
+pub fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
+    progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
+}
+
+/// Is this a Three Kingdoms position (served by [`three_kingdoms_analysis`])?
+fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
+    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
+}
+
+/// Analyze on the calling thread, with no deadline but the request's limits (the
+/// command line's `chuhe analyze`): `on_depth` sees each finished depth as
+/// AnalyzeStream would send it.
+pub fn analyze_here(
+    engine: &Engine,
+    r: &proto::AnalyzeRequest,
+    limits: ContentLimits,
+    on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
+) -> Result<proto::AnalyzeResponse, Error> {
+    if is_three_kingdoms(r.position.as_ref()) {
+        return three_kingdoms_analysis::analyze_here(engine, r, limits, on_depth);
+    }
+    let position = r.position.as_ref();
+    let job = job(
+        engine,
+        position,
+        r.limits.as_ref(),
+        r.multipv,
+        &r.search_moves,
+        &r.exclude_moves,
+        r.rule_set,
+        limits,
+        None,
+    )?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let hit_rate = || engine.tt.hit_rate();
+    let outcome = engine.search(&job.game, job.rules, &job.params, job.budget, &stop, &mut |report| {
+        on_depth(&progress(report, hit_rate()))
+    });
+    Ok(analyze_response(&outcome, hit_rate()))
+}
+
+/// Admits the job, runs it on a search thread and waits for the outcome.
+async fn search(engine: &Arc<Engine>, job: Job) -> Result<Outcome, Error> {
+    Ok(engine
+        .run(move |engine, stop| engine.search(&job.game, job.rules, &job.params, job.budget, stop, &mut |_| {}))
+        .await?)
+}
+
+/// The last message of a stream: the final answer, marked final.
+pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse {
+    proto::AnalyzeStreamResponse {
+        lines: a.lines,
+        best_move: a.best_move,
+        ponder_move: a.ponder_move,
+        depth: a.depth,
+        seldepth: a.seldepth,
+        nodes: a.nodes,
+        nps: a.nps,
+        time_ms: a.time_ms,
+        hash_hit_rate: a.hash_hit_rate,
+        stop_reason: a.stop_reason,
+        is_final: true,
+    }
+}
+
+/// The messages of AnalyzeStream: one per finished depth, then the final answer.
+pub type ProgressStream = SearchStream<proto::AnalyzeStreamResponse>;
+
+/// Analyze: a search of the request's position within its limits and the server's
+/// (`timeout`: the client's deadline).
+pub async fn analyze(
+    engine: &Arc<Engine>,
+    r: &proto::AnalyzeRequest,
+    limits: ContentLimits,
+    timeout: Option<Duration>,
+) -> Result<proto::AnalyzeResponse, Error> {
+    if is_three_kingdoms(r.position.as_ref()) {
+        return three_kingdoms_analysis::analyze(engine, r, limits, timeout).await;
+    }
+    let job = analyze_job(engine, r, limits, timeout)?;
+    let outcome = search(engine, job).await?;
+    Ok(analyze_response(&outcome, engine.tt.hit_rate()))
+}
+
+/// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
+/// stops the search.
+pub async fn analyze_stream(
+    engine: &Arc<Engine>,
+    r: &proto::AnalyzeStreamRequest,
+    limits: ContentLimits,
+    timeout: Option<Duration>,
+) -> Result<ProgressStream, Error> {
+    let r = &analyze_request(r);
+    if is_three_kingdoms(r.position.as_ref()) {
+        return three_kingdoms_analysis::analyze_stream(engine, r, limits, timeout).await;
+    }
+    let job = analyze_job(engine, r, limits, timeout)?;
+    let stream = engine
+        .stream(move |engine, stop, send| {
+            let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
+            let outcome = engine.search(&job.game, job.rules, &job.params, job.budget, stop, &mut on_depth);
+            send(final_message(analyze_response(&outcome, engine.tt.hit_rate())));
+        })
+        .await?;
+    Ok(stream)
+}
+
+/// Hint: the best move after a short search.
+pub async fn hint(
+    engine: &Arc<Engine>,
+    r: &proto::HintRequest,
+    limits: ContentLimits,
+    timeout: Option<Duration>,
+) -> Result<proto::HintResponse, Error> {
+    if is_three_kingdoms(r.position.as_ref()) {
+        return three_kingdoms_analysis::hint(engine, r, limits, timeout).await;
+    }
+    let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+    let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, timeout)?;
+    let game = job.game.clone();
+    let outcome = search(engine, job).await?;
+    let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+    Ok(proto::HintResponse {
+        r#move: Some(convert::describe_move(&game, best)),
+        score: outcome.report.lines.first().map(|l| score(l.score)),
+    })
+}
+
+/// EvaluateDrawOffer: should the side to answer accept a draw, by a short search.
+pub async fn evaluate_draw_offer(
+    engine: &Arc<Engine>,
+    r: &proto::EvaluateDrawOfferRequest,
+    limits: ContentLimits,
+    timeout: Option<Duration>,
+) -> Result<proto::EvaluateDrawOfferResponse, Error> {
+    if is_three_kingdoms(r.position.as_ref()) {
+        return three_kingdoms_analysis::evaluate_draw_offer(engine, r, limits, timeout).await;
+    }
+    let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+    let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, timeout)?;
+    let game = job.game.clone();
+    let offered_by = match proto::Player::try_from(r.offered_by) {
+        Ok(proto::Player::Red) => crate::rules::types::Color::Red,
+        Ok(proto::Player::Black) => crate::rules::types::Color::Black,
+        _ => return Err(bad_request("offered_by", "name RED or BLACK")),
+    };
+    let outcome = search(engine, job).await?;
+    let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
+    // The engine answers for the side that received the offer.
+    let flip = |s: Score| match s {
+        Score::Centipawns(c) => Score::Centipawns(-c),
+        Score::Mate(n) => Score::Mate(-n),
+    };
+    let ours = if game.turn() == offered_by { flip(to_move) } else { to_move };
+    let standing = match ours {
+        Score::Mate(n) if n < 0 => Standing::Lost,
+        Score::Mate(_) => Standing::Won,
+        Score::Centipawns(c) => Standing::Margin(c),
+    };
+    let answer = draw_offer::answer(standing, || !game.in_check() && !game.has_captures());
+    Ok(proto::EvaluateDrawOfferResponse {
+        accept: answer.accept(),
+        score: Some(score(ours)),
+        reason: draw_offer_reason(answer) as i32,
+    })
+}
+
+/// The API's reason for a draw-offer answer (every variant's).
+pub fn draw_offer_reason(answer: DrawAnswer) -> proto::DrawOfferReason {
+    match answer {
+        DrawAnswer::StandsWorse => proto::DrawOfferReason::StandsWorse,
+        DrawAnswer::LevelAndQuiet => proto::DrawOfferReason::LevelAndQuiet,
+        DrawAnswer::StandsBetter => proto::DrawOfferReason::StandsBetter,
+        DrawAnswer::NotQuiet => proto::DrawOfferReason::NotQuiet,
+    }
+}

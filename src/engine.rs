@@ -1,0 +1,386 @@
+//! The analysis engine every front end uses (the gRPC service, `chuhe analyze` and
+//! `chuhe uci`): one transposition table shared by all searches, a dedicated pool of
+//! search threads (never the async workers), admission that refuses at once when no
+//! search thread frees up in time, and a stop flag raised when the asker goes away.
+//!
+//! Errors are the engine's own ([`EngineError`]); each front end says them its way
+//! (RESOURCE_EXHAUSTED over gRPC, a message on the command line).
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio_stream::Stream;
+
+use crate::game::{AnyGame, RuleSet};
+use crate::rules::three_kingdoms::outcome::Game as ThreeKingdomsGame;
+use crate::search::tt::TranspositionTable;
+use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// Why the engine did not take a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// Every search thread stayed busy for the whole queue wait: retry later.
+    Busy,
+    /// The pool has stopped (the process is shutting down).
+    Stopped,
+    /// A search thread ended without an answer (a fault of this program).
+    Lost,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EngineError::Busy => "all search threads are busy; retry later",
+            EngineError::Stopped => "search pool stopped",
+            EngineError::Lost => "search thread ended without an answer",
+        })
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub hash_mb: usize,
+    /// Searches that run at once (each a pool thread, plus its helper threads).
+    pub workers: usize,
+    /// Threads per search (Lazy SMP).
+    pub threads_per_search: usize,
+    /// Longest time budget a request may ask for.
+    pub max_analysis: Duration,
+    /// Budget when a request sets no limit at all.
+    pub default_analysis: Duration,
+    /// How long a request may wait for a free search thread before it is refused.
+    pub max_queue_wait: Duration,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash_mb: 64,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            threads_per_search: 1,
+            max_analysis: Duration::from_secs(10),
+            default_analysis: Duration::from_millis(1000),
+            max_queue_wait: Duration::from_millis(50),
+        }
+    }
+}
+
+pub struct Engine {
+    pub config: EngineConfig,
+    pub tt: Arc<TranspositionTable>,
+    permits: Arc<Semaphore>,
+    jobs: Mutex<mpsc::Sender<Job>>,
+}
+
+/// A search thread held for one search; it frees up when dropped.
+pub struct Permit {
+    _held: OwnedSemaphorePermit,
+}
+
+/// Raises a search's stop flag when dropped: a request whose future is dropped (the
+/// client cancelled, or the deadline layer gave up) stops its search at once.
+pub struct CancelOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A search started with [`Engine::start`]: its stop flag, and the end to wait for.
+pub struct Running {
+    stop: Arc<AtomicBool>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Running {
+    /// Asks the search to stop (it answers with what it has).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Blocks until the search's work has returned.
+    pub fn wait(self) {
+        let _ = self.done.recv();
+    }
+}
+
+impl Engine {
+    pub fn new(config: EngineConfig) -> Arc<Engine> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let rx = Arc::new(Mutex::new(rx));
+        let workers = config.workers.max(1);
+        for i in 0..workers {
+            let rx = rx.clone();
+            let spawned = std::thread::Builder::new().name(format!("search-{i}")).spawn(move || {
+                loop {
+                    let job = match rx.lock() {
+                        Ok(guard) => guard.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                }
+            });
+            if spawned.is_err() {
+                tracing::error!("cannot start search thread {i}");
+            }
+        }
+        Arc::new(Engine {
+            tt: Arc::new(TranspositionTable::new(config.hash_mb)),
+            permits: Arc::new(Semaphore::new(workers)),
+            jobs: Mutex::new(tx),
+            config,
+        })
+    }
+
+    /// Waits (briefly) for a free search thread; [`EngineError::Busy`] when none frees
+    /// up within the queue wait.
+    pub async fn admit(&self) -> Result<Permit, EngineError> {
+        if let Ok(p) = self.permits.clone().try_acquire_owned() {
+            return Ok(Permit { _held: p });
+        }
+        match tokio::time::timeout(self.config.max_queue_wait, self.permits.clone().acquire_owned()).await {
+            Ok(Ok(p)) => Ok(Permit { _held: p }),
+            _ => {
+                metrics::counter!("chuhe_search_rejected_total").increment(1);
+                Err(EngineError::Busy)
+            }
+        }
+    }
+
+    /// A free search thread now, or [`EngineError::Busy`] (for front ends without an
+    /// async runtime, which run one search at a time).
+    pub fn try_admit(&self) -> Result<Permit, EngineError> {
+        self.permits.clone().try_acquire_owned().map(|p| Permit { _held: p }).map_err(|_| EngineError::Busy)
+    }
+
+    /// Runs `work` on a search thread; the permit is released when it finishes.
+    pub fn spawn(&self, permit: Permit, work: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
+        self.submit(Box::new(move || {
+            work();
+            drop(permit);
+        }))
+    }
+
+    fn submit(&self, job: Job) -> Result<(), EngineError> {
+        let sender = self.jobs.lock().map_err(|_| EngineError::Stopped)?;
+        sender.send(job).map_err(|_| EngineError::Stopped)
+    }
+
+    /// Starts `work` on a search thread without waiting for it: the caller stops it and
+    /// waits for it through the returned [`Running`].
+    pub fn start(
+        self: &Arc<Self>,
+        permit: Permit,
+        work: impl FnOnce(&Engine, &AtomicBool) + Send + 'static,
+    ) -> Result<Running, EngineError> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, done) = mpsc::channel();
+        let (engine, flag) = (self.clone(), stop.clone());
+        let job: Job = Box::new(move || {
+            work(&engine, &flag);
+            // The thread is free before the waiter hears of the end, so that a search
+            // started right after `wait` is admitted.
+            drop(permit);
+            let _ = tx.send(());
+        });
+        self.submit(job)?;
+        Ok(Running { stop, done })
+    }
+
+    /// Admits a search, runs `work` on a search thread and waits for its answer. The
+    /// stop flag `work` is given is raised when the returned future is dropped (the
+    /// client cancelled, or the deadline layer gave up).
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Engine, &AtomicBool) -> T + Send + 'static,
+    ) -> Result<T, EngineError> {
+        let permit = self.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let _cancel = CancelOnDrop(stop.clone());
+        let (tx, rx) = oneshot::channel();
+        let engine = self.clone();
+        self.spawn(permit, move || {
+            let _ = tx.send(work(&engine, &stop));
+        })?;
+        rx.await.map_err(|_| EngineError::Lost)
+    }
+
+    /// Admits a search and runs `work` on a search thread; each message `work` sends
+    /// goes out on the returned stream. Dropping the stream (the client went away)
+    /// raises the stop flag `work` is given, and so does a send that finds the stream
+    /// closed.
+    pub async fn stream<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Engine, &AtomicBool, &mut dyn FnMut(T)) + Send + 'static,
+    ) -> Result<SearchStream<T>, EngineError> {
+        let permit = self.admit().await?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = tokio::sync::mpsc::channel::<T>(16);
+        let engine = self.clone();
+        let flag = stop.clone();
+        self.spawn(permit, move || {
+            let mut send = |message: T| {
+                if tx.blocking_send(message).is_err() {
+                    flag.store(true, Ordering::Relaxed);
+                }
+            };
+            work(&engine, &flag, &mut send);
+        })?;
+        let inner = tokio_stream::wrappers::ReceiverStream::new(rx);
+        Ok(Box::pin(StreamWithGuard { inner, _guard: CancelOnDrop(stop) }))
+    }
+
+    /// The time budget of a request: its own (capped), the default when it sets no
+    /// limit, and never past the client's deadline (less a margin to answer in).
+    pub fn budget(
+        &self,
+        requested_ms: u32,
+        has_other_limit: bool,
+        client_timeout: Option<Duration>,
+    ) -> Option<Duration> {
+        let mut budget = if requested_ms > 0 {
+            Some(Duration::from_millis(requested_ms as u64).min(self.config.max_analysis))
+        } else if has_other_limit {
+            Some(self.config.max_analysis)
+        } else {
+            Some(self.config.default_analysis)
+        };
+        if let Some(t) = client_timeout {
+            let margin = (t / 20).clamp(Duration::from_millis(2), Duration::from_millis(50));
+            let cap = t.saturating_sub(margin);
+            budget = Some(budget.map_or(cap, |b| b.min(cap)));
+        }
+        budget
+    }
+
+    /// Searches a game of a 9x10 variant on the calling thread, with the shared table,
+    /// under `rules` (`None`: the variant's default), counting the search in the
+    /// metrics.
+    pub fn search(
+        &self,
+        game: &AnyGame,
+        rules: Option<RuleSet>,
+        params: &Params,
+        budget: Option<Duration>,
+        stop: &AtomicBool,
+        on_depth: &mut dyn FnMut(&Report),
+    ) -> Outcome {
+        let started = Instant::now();
+        metrics::counter!("chuhe_searches_started_total").increment(1);
+        let (tt, deadline) = (&*self.tt, deadline(budget));
+        let outcome = match (game, rules) {
+            (AnyGame::Xiangqi(game), Some(RuleSet::Xiangqi(rules))) => {
+                search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+            }
+            (AnyGame::Janggi(game), Some(RuleSet::Janggi(rules))) => {
+                search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+            }
+            (AnyGame::Xiangqi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
+            (AnyGame::Janggi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
+        };
+        self.count_finished(outcome.report.nodes, started, budget);
+        outcome
+    }
+
+    /// Searches a Three Kingdoms game on the calling thread, with the shared table.
+    pub fn search_three_kingdoms(
+        &self,
+        game: &ThreeKingdomsGame,
+        params: &three_kingdoms::Params,
+        budget: Option<Duration>,
+        stop: &AtomicBool,
+        on_depth: &mut dyn FnMut(&three_kingdoms::Report),
+    ) -> three_kingdoms::Outcome {
+        let started = Instant::now();
+        metrics::counter!("chuhe_searches_started_total").increment(1);
+        let outcome = three_kingdoms::search(game, params, &self.tt, stop, deadline(budget), on_depth);
+        self.count_finished(outcome.report.nodes, started, budget);
+        outcome
+    }
+
+    fn count_finished(&self, nodes: u64, started: Instant, budget: Option<Duration>) {
+        let elapsed = started.elapsed();
+        metrics::counter!("chuhe_searches_finished_total").increment(1);
+        metrics::counter!("chuhe_search_nodes_total").increment(nodes);
+        metrics::histogram!("chuhe_search_seconds").record(elapsed.as_secs_f64());
+        metrics::gauge!("chuhe_tt_hit_rate").set(self.tt.hit_rate());
+        metrics::gauge!("chuhe_tt_fill_ratio").set(self.tt.hashfull() as f64 / 1000.0);
+        if let Some(b) = budget
+            && elapsed > b + Duration::from_millis(50)
+        {
+            metrics::counter!("chuhe_search_deadline_overruns_total").increment(1);
+        }
+    }
+}
+
+/// The messages of a streamed search; dropping the stream stops the search.
+pub type SearchStream<T> = Pin<Box<dyn Stream<Item = T> + Send>>;
+
+/// A stream that stops its search when dropped.
+struct StreamWithGuard<S> {
+    inner: S,
+    _guard: CancelOnDrop,
+}
+
+impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
+    type Item = S::Item;
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<S::Item>> {
+        Pin::new(&mut self.inner).poll_next(cx)
+    }
+}
+
+/// Deadline of a search that starts now with this budget.
+pub fn deadline(budget: Option<Duration>) -> Option<Instant> {
+    budget.map(|b| Instant::now() + b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_thread() -> Arc<Engine> {
+        Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() })
+    }
+
+    #[test]
+    fn a_search_waited_for_has_freed_its_thread() {
+        let engine = one_thread();
+        for _ in 0..200 {
+            let permit = engine.try_admit().expect("the only thread is free after wait");
+            let running = engine.start(permit, |_, _| {}).expect("the pool runs");
+            running.wait();
+        }
+    }
+
+    #[test]
+    fn stop_reaches_the_running_work() {
+        let engine = one_thread();
+        let permit = engine.try_admit().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let running = engine
+            .start(permit, move |_, stop| {
+                let _ = tx.send(());
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::yield_now();
+                }
+            })
+            .unwrap();
+        rx.recv().unwrap();
+        // The thread is taken while the work runs.
+        assert_eq!(engine.try_admit().err(), Some(EngineError::Busy));
+        running.stop();
+        running.wait();
+        assert!(engine.try_admit().is_ok());
+    }
+}
