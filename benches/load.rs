@@ -353,7 +353,7 @@ struct Costs {
     bytes: usize,
 }
 
-fn costs<R: prost::Message + Default>(handler: impl Fn() -> Result<R, tonic::Status>) -> Option<Costs> {
+fn costs<R: prost::Message + Default>(handler: impl Fn() -> Result<R, chuhe::api::Error>) -> Option<Costs> {
     let response = handler().ok()?;
     let handler = time_per_call(|| drop(std::hint::black_box(handler())));
     let mut buf = Vec::with_capacity(response.encoded_len());
@@ -368,7 +368,7 @@ fn costs<R: prost::Message + Default>(handler: impl Fn() -> Result<R, tonic::Sta
 
 /// [`costs`] of a handler that writes its response's bytes itself (the server sends
 /// them as they are): its time includes the encoding.
-fn written_costs(handler: impl Fn() -> Result<Encoded, tonic::Status>) -> Option<Costs> {
+fn written_costs(handler: impl Fn() -> Result<Encoded, chuhe::api::Error>) -> Option<Costs> {
     let response = handler().ok()?;
     let handler = time_per_call(|| drop(std::hint::black_box(handler())));
     let decode = time_per_call(|| {

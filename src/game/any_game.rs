@@ -42,8 +42,12 @@ pub struct PlayError {
 }
 
 impl fmt::Display for PlayError {
+    /// `move 2 (a0a5) is illegal: ...`, counting moves from 1.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "move {} ({}): {}", self.index + 1, self.text, self.detail)
+        match self.reason {
+            None => write!(f, "move {} ({:?}) is not an ICCS move", self.index + 1, self.text),
+            Some(_) => write!(f, "move {} ({}) is illegal: {}", self.index + 1, self.text, self.detail),
+        }
     }
 }
 
@@ -91,7 +95,7 @@ impl AnyGame {
             let error = |reason, detail: String| PlayError { index, text: text.to_string(), reason, detail };
             let m = Move::parse_iccs(text).ok_or_else(|| error(None, "not an ICCS move".into()))?;
             if let Some(reason) = self.explain_illegal(m) {
-                return Err(error(Some(reason), format!("{m} is illegal: {}", self.describe_reason(reason))));
+                return Err(error(Some(reason), self.describe_reason(reason).into()));
             }
             self.play_unchecked(m);
         }
