@@ -92,6 +92,7 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
 }
 pub mod json_call;
 pub mod mate;
+pub mod replay;
 pub mod server;
 
 /// The field and description of the status's `google.rpc.BadRequest` detail (the status
