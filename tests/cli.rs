@@ -2,8 +2,12 @@
 
 use std::process::{Command, Output};
 
+use std::collections::BTreeMap;
+
 use chuhe::notation::fen;
-use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::types::Move;
+
+mod common;
 
 /// Black general on e9 alone; Red chariots on a9 (check along the rank) and a8 (the
 /// rank below), Red general on d0 (the d-file): no escape.
@@ -43,16 +47,37 @@ fn parse_moves_output(text: &str) -> (Vec<String>, String, String) {
     (moves.iter().map(|s| s.to_string()).collect(), status.to_string(), check.to_string())
 }
 
-fn library_moves(fen_text: &str, played: &[&str]) -> Vec<String> {
-    let mut pos = fen::xiangqi(fen_text).unwrap();
-    for m in played {
-        pos.play(Move::parse_iccs(m).unwrap()).unwrap();
-    }
-    let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
-    let mut v: Vec<String> = list.iter().map(|m| m.to_string()).collect();
-    v.sort();
-    v
+/// The reference counts of `tests/data/perft-divide.tsv` for the Xiangqi position
+/// `label` at `depth`, by root move (sorted).
+fn reference_divide(label: &str, depth: u32) -> BTreeMap<String, u64> {
+    let rows: BTreeMap<String, u64> = common::divide_rows()
+        .into_iter()
+        .filter(|r| r.variant == "xiangqi" && r.label == label && r.depth == depth)
+        .map(|r| (r.mv, r.nodes))
+        .collect();
+    assert!(!rows.is_empty(), "no reference rows for {label} at depth {depth}");
+    rows
+}
+
+/// Red's legal moves after h2e2 h9g7, counted by hand: the start's 44, less the
+/// elephants' steps to e2 and the b2 cannon's moves to e2, f2 and g2 (now behind the
+/// central cannon), with the cannon's moves from e2 instead of h2.
+fn reference_moves_after_h2e2_h9g7() -> Vec<String> {
+    let mut moves: Vec<String> = "a0a1 a0a2 i0i1 i0i2 b0a2 b0c2 h0g2 h0i2 c0a2 g0i2 d0e1 f0e1 e0e1 \
+         a3a4 c3c4 e3e4 g3g4 i3i4 b2a2 b2c2 b2d2 b2b1 b2b3 b2b4 b2b5 b2b6 b2b9 \
+         e2d2 e2c2 e2f2 e2g2 e2h2 e2i2 e2e1 e2e6"
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(moves.len(), 35);
+    moves.sort();
+    moves
+}
+
+/// The legal moves of the Xiangqi position `label`, from the reference table (its
+/// depth-1 rows), sorted.
+fn reference_moves(label: &str) -> Vec<String> {
+    reference_divide(label, 1).into_keys().collect()
 }
 
 #[test]
@@ -72,8 +97,14 @@ fn perft_from_a_fen_with_moves() {
         "2",
     ]));
     assert_eq!(out.trim(), "1128");
+    // The start after h2e2, at depths 1 and 2: the reference counts under h2e2 of the
+    // start's divide at depths 2 and 3.
+    for depth in [1, 2] {
+        let out = stdout(&chuhe(&["perft", "--fen", "startpos", "--moves", "h2e2", "--depth", &depth.to_string()]));
+        assert_eq!(out.trim(), reference_divide("startpos", depth + 1)["h2e2"].to_string());
+    }
     let out = stdout(&chuhe(&["perft", "--fen", "startpos", "--moves", "h2e2 h9g7", "--depth", "1"]));
-    assert_eq!(out.trim(), library_moves("startpos", &["h2e2", "h9g7"]).len().to_string());
+    assert_eq!(out.trim(), reference_moves_after_h2e2_h9g7().len().to_string());
 }
 
 #[test]
@@ -83,18 +114,17 @@ fn perft_divide() {
     let (total, per_move) = lines.split_last().expect("output");
     assert_eq!(total.trim(), "79666");
     let mut sum = 0;
-    let mut moves = Vec::new();
+    let mut counts = BTreeMap::new();
     for line in per_move.iter().filter(|l| !l.trim().is_empty()) {
         let (m, n) = line.split_once(": ").unwrap_or_else(|| panic!("not `move: count`: {line:?}"));
         assert!(Move::parse_iccs(m).is_some(), "{m:?}");
-        sum += n.parse::<u64>().unwrap_or_else(|_| panic!("count {n:?}"));
-        moves.push(m.to_string());
+        let n = n.parse::<u64>().unwrap_or_else(|_| panic!("count {n:?}"));
+        sum += n;
+        assert!(counts.insert(m.to_string(), n).is_none(), "{m} printed twice");
     }
     assert_eq!(sum, 79666);
-    moves.sort();
-    assert_eq!(moves, library_moves("startpos", &[]));
-    // As in tests/data/perft-divide.tsv.
-    assert!(per_move.contains(&"h2e2: 1564"), "{out}");
+    // Every move's count as in tests/data/perft-divide.tsv.
+    assert_eq!(counts, reference_divide("startpos", 3));
 }
 
 #[test]
@@ -103,7 +133,7 @@ fn moves_of_the_start_position() {
     assert_eq!(moves.len(), 44);
     let mut sorted = moves.clone();
     sorted.sort();
-    assert_eq!(sorted, library_moves("startpos", &[]));
+    assert_eq!(sorted, reference_moves("startpos"));
     assert!(moves.contains(&"h2e2".to_string()));
     assert_eq!(status, "ongoing");
     assert_eq!(check, "no");
@@ -115,7 +145,7 @@ fn moves_are_applied() {
         parse_moves_output(&stdout(&chuhe(&["moves", "--fen", "startpos", "--moves", "h2e2 h9g7"])));
     let mut sorted = moves.clone();
     sorted.sort();
-    assert_eq!(sorted, library_moves("startpos", &["h2e2", "h9g7"]));
+    assert_eq!(sorted, reference_moves_after_h2e2_h9g7());
     // The central cannon now stands on e2 and can take the pawn on e6 over e3.
     assert!(moves.contains(&"e2e6".to_string()));
     assert!(!moves.contains(&"h2e2".to_string()));

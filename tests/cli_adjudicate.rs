@@ -2,6 +2,10 @@
 
 use std::process::Command;
 
+use chuhe::rules::types::Move;
+
+mod common;
+
 const FEN: &str = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
 const MOVES: &str = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2";
 
@@ -90,11 +94,28 @@ fn analyze_writes_scores_as_the_api_does() {
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(name)).unwrap().to_string();
-        (field("bestmove: "), field("score: "), String::from_utf8(out.stderr).unwrap())
+        let pos = chuhe::notation::fen::xiangqi(fen).unwrap();
+        // The best line and every depth's line are legal from the position, and
+        // begin with the best move.
+        let best = Move::parse_iccs(&field("bestmove: ")).expect("an ICCS best move");
+        let progress = String::from_utf8(out.stderr).unwrap();
+        for pv in std::iter::once(field("pv: "))
+            .chain(progress.lines().filter_map(|l| l.split(" pv ").nth(1)).map(String::from))
+        {
+            let pv: Vec<Move> = pv.split_whitespace().map(|t| Move::parse_iccs(t).unwrap()).collect();
+            common::mate::assert_legal_line(&pos, &pv, &text);
+        }
+        assert_eq!(field("pv: ").split_whitespace().next(), Some(best.to_string().as_str()), "{text}");
+        (best, field("score: "), progress)
     };
     // Two chariots mate in two moves: the score counts Red's moves, as Score.mate does.
-    let (best, score, progress) = analyze("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1");
-    assert_eq!((best.as_str(), score.as_str()), ("a1e1", "mate 2"));
+    // Several first moves mate in two (a1e1 and a1a8 among them): any of them, as the
+    // rules judge it.
+    let mated = "4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1";
+    let (best, score, progress) = analyze(mated);
+    assert_eq!(score, "mate 2");
+    let pos = chuhe::notation::fen::xiangqi(mated).unwrap();
+    assert!(common::mate::Solver::default().mates_in_exactly(&pos, best, 2), "{best} does not mate in two");
     assert!(progress.lines().any(|l| l.starts_with("depth 4 score mate 2 ")), "{progress}");
     let (_, score, _) = analyze("startpos");
     assert!(score.strip_prefix("cp ").is_some_and(|cp| cp.parse::<i32>().is_ok()), "{score}");

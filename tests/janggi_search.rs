@@ -81,8 +81,11 @@ fn best_moves_are_legal_along_a_game() {
         let outcome = analyse(&game, 3);
         let best = outcome.best.expect("a move");
         assert!(game.is_legal(best), "{best} is illegal");
+        // The principal variation is a legal line from the game's position.
+        let mut pos = game.position().clone();
         for &m in &outcome.report.lines[0].pv {
-            assert!(m.is_pass() || m.from() != m.to());
+            assert!(pos.is_legal(m), "pv {:?}: {m} is illegal", outcome.report.lines[0].pv);
+            pos.play_unchecked(m);
         }
         game.play(best).unwrap();
     }

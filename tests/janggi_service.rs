@@ -177,8 +177,16 @@ async fn analysis_serves_janggi() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(resp.best_move, "h4e4");
     assert_eq!(resp.lines[0].score.as_ref().unwrap().value, Some(proto::score::Value::Mate(1)));
+    // Any mating move (h4e4 among them), as the rules judge it: Han in check with no
+    // legal move, not even a pass.
+    let mate = janggi("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1", "");
+    common::replay::assert_analysis(&mate, &resp.lines, &resp.best_move, &resp.ponder_move, "mate in one");
+    let mut pos = chuhe::notation::fen::janggi(&mate.fen).unwrap();
+    pos.play(chuhe::rules::types::Move::parse_iccs(&resp.best_move).unwrap()).unwrap();
+    let mut replies = chuhe::rules::types::MoveList::new();
+    pos.legal_moves(&mut replies);
+    assert!(pos.in_check() && replies.is_empty(), "{} does not mate", resp.best_move);
 
     // The best move from the start is legal (checked by the rules service).
     let resp = client
@@ -203,7 +211,8 @@ async fn analysis_serves_janggi() {
         .await
         .unwrap()
         .into_inner();
-    assert!(hint.r#move.is_some());
+    // After Cho's pass the hint is Han's, and legal.
+    common::replay::assert_move_of_mover(&janggi("startpos", "pass"), &hint.r#move.unwrap(), "hint after a pass");
 
     let mut stream = client
         .analyze_stream(proto::AnalyzeStreamRequest {
@@ -216,9 +225,19 @@ async fn analysis_serves_janggi() {
         .into_inner();
     let mut last = None;
     while let Some(msg) = stream.message().await.unwrap() {
+        let context = format!("stream depth {}", msg.depth);
+        common::replay::assert_analysis(
+            &janggi("startpos", ""),
+            &msg.lines,
+            &msg.best_move,
+            &msg.ponder_move,
+            &context,
+        );
         last = Some(msg);
     }
-    assert!(last.unwrap().is_final);
+    let last = last.unwrap();
+    assert!(last.is_final);
+    assert_eq!(last.depth, 4);
 
     let offer = client
         .evaluate_draw_offer(proto::EvaluateDrawOfferRequest {

@@ -1,9 +1,9 @@
 //! Perft against the reference tables in `tests/data/`: total node counts
 //! (`perft.tsv`) and per-root-move counts at depths 1-3 (`perft-divide.tsv`).
 //!
-//! Rows are dispatched on their variant column. A variant whose rules are not in the
-//! library yet is skipped and named in the output; adding one is a new arm in
-//! [`perft_of`] and [`divide_of`].
+//! This file checks the Xiangqi rows; the Janggi rows are checked by
+//! `tests/janggi_perft.rs` (with its own node budget). A row of any other variant is a
+//! failure: no test would check it.
 
 mod common;
 
@@ -24,41 +24,34 @@ fn budget() -> u64 {
     }
 }
 
-/// Variants whose rows run; the others are reported as skipped.
-fn implemented(variant: &str) -> bool {
-    matches!(variant, "xiangqi")
-}
-
-/// Leaf count of `fen` to `depth`, or `None` when the variant has no rules here yet.
-fn perft_of(variant: &str, fen_text: &str, depth: u32) -> Option<u64> {
+/// Is a row of `variant` checked here? Janggi's rows are checked by
+/// `tests/janggi_perft.rs`; a row of another variant fails, as no test checks it.
+fn checked_here(variant: &str) -> bool {
     match variant {
-        "xiangqi" => {
-            let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
-            let before = pos.clone();
-            let nodes = perft(&mut pos, depth);
-            assert_eq!(pos, before, "perft did not restore {fen_text}");
-            Some(nodes)
-        }
-        // Janggi (and any later variant) until its rules exist.
-        _ => None,
+        "xiangqi" => true,
+        "janggi" => false,
+        other => panic!("perft rows of variant {other:?}: no test checks them"),
     }
 }
 
-/// Leaf counts under each root move (ICCS), or `None` when the variant has no rules
-/// here yet.
-fn divide_of(variant: &str, fen_text: &str, depth: u32) -> Option<BTreeMap<String, u64>> {
-    match variant {
-        "xiangqi" => {
-            let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
-            let mut out = BTreeMap::new();
-            for (m, n) in divide(&mut pos, depth) {
-                let previous = out.insert(m.to_string(), n);
-                assert!(previous.is_none(), "{fen_text}: move {m} generated twice");
-            }
-            Some(out)
-        }
-        _ => None,
+/// Leaf count of the Xiangqi `fen` to `depth`.
+fn perft_of(fen_text: &str, depth: u32) -> u64 {
+    let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
+    let before = pos.clone();
+    let nodes = perft(&mut pos, depth);
+    assert_eq!(pos, before, "perft did not restore {fen_text}");
+    nodes
+}
+
+/// Leaf counts under each root move (ICCS) of the Xiangqi `fen`.
+fn divide_of(fen_text: &str, depth: u32) -> BTreeMap<String, u64> {
+    let mut pos = fen::xiangqi(fen_text).unwrap_or_else(|e| panic!("{fen_text}: {e}"));
+    let mut out = BTreeMap::new();
+    for (m, n) in divide(&mut pos, depth) {
+        let previous = out.insert(m.to_string(), n);
+        assert!(previous.is_none(), "{fen_text}: move {m} generated twice");
     }
+    out
 }
 
 /// Runs the rows of `perft.tsv` accepted by `take`; returns how many ran.
@@ -67,8 +60,7 @@ fn run_rows(take: impl Fn(&PerftRow) -> bool) -> usize {
     let mut skipped = Vec::new();
     let mut failures = Vec::new();
     for row in perft_rows() {
-        if !implemented(&row.variant) {
-            skipped.push(format!("{} {} depth {}: variant not implemented", row.variant, row.label, row.depth));
+        if !checked_here(&row.variant) {
             continue;
         }
         if !take(&row) {
@@ -77,25 +69,21 @@ fn run_rows(take: impl Fn(&PerftRow) -> bool) -> usize {
             continue;
         }
         let started = std::time::Instant::now();
-        match perft_of(&row.variant, &row.fen, row.depth) {
-            None => skipped.push(format!("{} {} depth {}: variant not implemented", row.variant, row.label, row.depth)),
-            Some(got) => {
-                ran += 1;
-                let secs = started.elapsed().as_secs_f64();
-                println!(
-                    "{} {} depth {}: {got} nodes in {secs:.2} s ({:.1} M nodes/s)",
-                    row.variant,
-                    row.label,
-                    row.depth,
-                    got as f64 / secs.max(1e-9) / 1e6
-                );
-                if got != row.nodes {
-                    failures.push(format!(
-                        "{} {} depth {} ({}): expected {}, got {got}",
-                        row.variant, row.label, row.depth, row.fen, row.nodes
-                    ));
-                }
-            }
+        let got = perft_of(&row.fen, row.depth);
+        ran += 1;
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{} {} depth {}: {got} nodes in {secs:.2} s ({:.1} M nodes/s)",
+            row.variant,
+            row.label,
+            row.depth,
+            got as f64 / secs.max(1e-9) / 1e6
+        );
+        if got != row.nodes {
+            failures.push(format!(
+                "{} {} depth {} ({}): expected {}, got {got}",
+                row.variant, row.label, row.depth, row.fen, row.nodes
+            ));
         }
     }
     for s in &skipped {
@@ -139,13 +127,12 @@ fn divide_table() {
         );
     }
     let mut checked = 0;
-    let mut skipped = BTreeMap::<String, usize>::new();
     let mut failures = Vec::new();
     for ((variant, label, fen_text, depth), expected) in &groups {
-        let Some(got) = divide_of(variant, fen_text, *depth) else {
-            *skipped.entry(variant.clone()).or_default() += 1;
+        if !checked_here(variant) {
             continue;
-        };
+        }
+        let got = divide_of(fen_text, *depth);
         checked += 1;
         if &got == expected {
             continue;
@@ -164,9 +151,6 @@ fn divide_table() {
             }
         }
         failures.push(lines.join("\n"));
-    }
-    for (variant, n) in &skipped {
-        println!("skipped: {n} {variant} divide groups (variant not implemented)");
     }
     println!("checked {checked} divide groups");
     assert!(failures.is_empty(), "divide mismatches:\n{}", failures.join("\n"));

@@ -557,8 +557,19 @@ fn fen_contract(text: &str) -> Result<(), TestCaseError> {
         let out = fen_of(pos);
         let back = fen::xiangqi(&out);
         prop_assert_eq!(back.as_ref(), Ok(pos), "{:?} -> {:?}", text, out);
-        let _ = legal_moves(pos);
-        let _ = pos.status();
+        // The moves and the status agree: every listed move is legal, once, and no
+        // moves means mate or stalemate as the check decides.
+        let moves = legal_moves(pos);
+        let distinct: BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
+        prop_assert_eq!(distinct.len(), moves.len(), "{:?}: a move listed twice", text);
+        prop_assert!(moves.iter().all(|&m| pos.is_legal(m)), "{:?}: a listed move is illegal", text);
+        prop_assert_eq!(pos.has_legal_move(), !moves.is_empty(), "{:?}", text);
+        let expected = match (moves.is_empty(), pos.in_check()) {
+            (false, _) => Status::Ongoing,
+            (true, true) => Status::Checkmate,
+            (true, false) => Status::Stalemate,
+        };
+        prop_assert_eq!(pos.status(), expected, "{:?}", text);
     }
     Ok(())
 }

@@ -27,10 +27,77 @@ fn short_match(budget: &[&str]) -> String {
     text
 }
 
+/// One `game` line of the match output.
+#[derive(Debug, PartialEq)]
+struct GameLine {
+    number: usize,
+    opening: usize,
+    a_as: String,
+    verdict: String,
+    plies: usize,
+    reason: String,
+}
+
+fn game_line(line: &str) -> GameLine {
+    // game   1 opening  1 A as red   AWins after 57 plies: black is checkmated
+    let (head, reason) = line.split_once(": ").unwrap_or_else(|| panic!("{line}"));
+    let w: Vec<&str> = head.split_whitespace().collect();
+    assert!(
+        w.len() == 11
+            && w[0] == "game"
+            && w[2] == "opening"
+            && w[4..6] == ["A", "as"]
+            && w[8] == "after"
+            && w[10] == "plies",
+        "{line}"
+    );
+    GameLine {
+        number: w[1].parse().unwrap(),
+        opening: w[3].parse().unwrap(),
+        a_as: w[6].to_string(),
+        verdict: w[7].to_string(),
+        plies: w[9].parse().unwrap_or_else(|_| panic!("{line}")),
+        reason: reason.to_string(),
+    }
+}
+
+/// Checks a two-game match's output: the games in order, each colour once for A from
+/// the first opening, no illegal move, at least the opening and at most `max_plies`
+/// plies, and the score line summing the verdicts. Returns the games.
+fn check_match(text: &str, max_plies: usize) -> Vec<GameLine> {
+    let book = chuhe::selfplay::read_openings(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")).unwrap(),
+    )
+    .unwrap();
+    let games: Vec<GameLine> = text.lines().filter(|l| l.starts_with("game ")).map(game_line).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!((g.number, g.opening), (i + 1, 1), "{text}");
+        assert_eq!(g.a_as, if i == 0 { "red" } else { "black" }, "{text}");
+        assert!(!g.reason.contains("illegal"), "an engine played an illegal move: {text}");
+        assert!(g.plies >= book[0].len() && g.plies <= max_plies, "{g:?}");
+        match g.verdict.as_str() {
+            "AWins" => wins += 1,
+            "Draw" => draws += 1,
+            "BWins" => losses += 1,
+            other => panic!("verdict {other}: {text}"),
+        }
+        if g.plies == max_plies && g.verdict == "Draw" {
+            assert_eq!(g.reason, format!("{max_plies} plies played"), "{text}");
+        }
+    }
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with(&format!("A: +{wins} ={draws} -{losses} ")), "{text}");
+    let score = (wins as f64 + 0.5 * draws as f64) / 2.0 * 100.0;
+    assert!(last.contains(&format!("score {score:.1}%")), "{text}");
+    games
+}
+
 #[test]
 fn a_short_match_runs_to_the_end() {
     let text = short_match(&["--movetime", "5", "--max-plies", "30"]);
-    assert!(text.lines().last().unwrap().starts_with("A: +"), "{text}");
+    check_match(&text, 30);
 }
 
 #[test]
@@ -45,6 +112,10 @@ fn elo_estimate_is_symmetric() {
 #[test]
 fn a_match_at_fixed_nodes_is_repeatable() {
     let budget = ["--nodes", "300", "--max-plies", "24"];
-    // Node budgets make the games independent of timing: the same moves both times.
-    assert_eq!(short_match(&budget), short_match(&budget));
+    // Node budgets make the games independent of timing: the same moves both times,
+    // in games that went past their opening.
+    let first = short_match(&budget);
+    let games = check_match(&first, 24);
+    assert!(games.iter().all(|g| g.plies > 2), "{first}");
+    assert_eq!(first, short_match(&budget));
 }

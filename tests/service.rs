@@ -419,7 +419,7 @@ async fn load_is_shed_with_resource_exhausted() {
 
 #[tokio::test]
 async fn deadline_is_honoured() {
-    // The server's limit (50 ms) cuts a search that asked for two seconds.
+    // The server's limit (50 ms) cuts a search that asked for twenty seconds.
     let server = start(ServerConfig { request_timeout: Duration::from_millis(50), ..Default::default() }).await;
     let mut client = proto::analysis_service_client::AnalysisServiceClient::connect(format!("http://{}", server.addr))
         .await
@@ -428,23 +428,33 @@ async fn deadline_is_honoured() {
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(position("startpos", "")),
-            limits: Some(proto::SearchLimits { depth: 0, nodes: 0, movetime_ms: 2_000 }),
+            limits: Some(proto::SearchLimits { depth: 0, nodes: 0, movetime_ms: 20_000 }),
             ..Default::default()
         })
         .await;
     assert_eq!(resp.unwrap_err().code(), Code::DeadlineExceeded);
-    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
+    // Far sooner than the search's own budget, with room for a loaded machine.
+    assert!(started.elapsed() < Duration::from_millis(5_000), "{:?}", started.elapsed());
     server.shutdown().await;
 }
 
 #[tokio::test]
 async fn graceful_shutdown_finishes_in_flight_requests() {
+    chuhe::telemetry::metrics_handle();
+    let started =
+        || counter(&chuhe::telemetry::render_metrics(), "grpc_server_started_total", &["grpc_method=\"ValidateGame\""]);
     let server = start(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let record = position("startpos", &shuffle(10_000));
+    let before = started();
     let in_flight =
         tokio::spawn(async move { client.validate_game(proto::ValidateGameRequest { position: Some(record) }).await });
-    tokio::time::sleep(Duration::from_millis(2)).await;
+    // The server has taken the request in once the middleware counts it as started.
+    let waiting = std::time::Instant::now();
+    while started() <= before {
+        assert!(waiting.elapsed() < Duration::from_secs(30), "the request never reached the server");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
     let addr = server.addr;
     server.shutdown().await;
     let resp = in_flight.await.unwrap().expect("in-flight request completes");
@@ -461,10 +471,12 @@ async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
     let request = proto::ListLegalMovesRequest { position: Some(position("startpos", "")), ..Default::default() };
     client.list_legal_moves(request.clone()).await.unwrap();
     let started = std::time::Instant::now();
-    for _ in 0..20 {
+    for _ in 0..100 {
         client.list_legal_moves(request.clone()).await.unwrap();
     }
-    assert!(started.elapsed() < Duration::from_millis(500), "20 calls took {:?}", started.elapsed());
+    // Stalled calls would take 4 s or more; a call takes well under a millisecond when
+    // the machine is idle, so the bound leaves room for a loaded one.
+    assert!(started.elapsed() < Duration::from_millis(3_000), "100 calls took {:?}", started.elapsed());
     server.shutdown().await;
 }
 

@@ -167,14 +167,16 @@ fn the_deadline_and_the_stop_flag_end_the_search() {
     let started = Instant::now();
     let deadline = Some(started + Duration::from_millis(100));
     let out = search(&g, &Params::default(), &tt, &AtomicBool::new(false), deadline, &mut |_| {});
-    assert!(started.elapsed() < Duration::from_millis(400), "{:?}", started.elapsed());
+    // Ten times the 100 ms allowed, for a loaded machine: an unlimited search that
+    // missed its deadline would not end at all.
+    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
     assert_eq!(out.stop_reason, StopReason::Time);
     assert!(g.position().is_legal(out.best.unwrap()));
 
     let stopped = AtomicBool::new(true);
     let started = Instant::now();
     let out = search(&g, &Params::default(), &tt, &stopped, None, &mut |_| {});
-    assert!(started.elapsed() < Duration::from_millis(200), "{:?}", started.elapsed());
+    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
     assert_eq!(out.stop_reason, StopReason::Stopped);
     assert!(g.position().is_legal(out.best.unwrap()));
 }

@@ -341,9 +341,19 @@ async fn analyze_answers_a_legal_move_in_time() {
         .await
         .unwrap()
         .into_inner();
-    assert!(started.elapsed() < std::time::Duration::from_millis(1500), "{:?}", started.elapsed());
+    // 300 ms asked for; ten times that allows for a loaded machine, and still tells a
+    // search that ignores its budget.
+    assert!(started.elapsed() < std::time::Duration::from_millis(3000), "{:?}", started.elapsed());
     assert!(resp.depth >= 1);
     assert_eq!(resp.lines.len(), 1);
+    let context = "Wu's answer";
+    common::replay::assert_analysis(
+        &position("startpos", &moves),
+        &resp.lines,
+        &resp.best_move,
+        &resp.ponder_move,
+        context,
+    );
     let checked = rules
         .validate_move(proto::ValidateMoveRequest {
             position: Some(position("startpos", &moves)),
@@ -361,7 +371,9 @@ async fn analyze_answers_a_legal_move_in_time() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(hint.r#move.unwrap().player, proto::Player::Shu as i32);
+    let m = hint.r#move.unwrap();
+    assert_eq!(m.player, proto::Player::Shu as i32);
+    common::replay::assert_move_of_mover(&position("startpos", &[]), &m, "Shu's hint");
 }
 
 fn to_depth(depth: u32) -> Option<proto::SearchLimits> {
@@ -474,7 +486,6 @@ async fn a_cancelled_stream_frees_its_search_thread() {
     assert!(!first.is_final);
     drop(stream);
     // With the only search thread released, the next request is admitted and answered.
-    let started = std::time::Instant::now();
     let resp = analysis
         .analyze(proto::AnalyzeRequest {
             position: Some(position("startpos", &[])),
@@ -482,8 +493,10 @@ async fn a_cancelled_stream_frees_its_search_thread() {
             ..Default::default()
         })
         .await;
-    assert!(resp.is_ok(), "{resp:?}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+    // Were the thread still held, the request would be refused after its 300 ms in the
+    // queue, long before the 8 s search ends.
+    let resp = resp.unwrap_or_else(|e| panic!("not admitted: {e:?}")).into_inner();
+    assert_eq!(resp.depth, 3);
 }
 
 fn offer(fen: &str, by: proto::Player) -> proto::EvaluateDrawOfferRequest {

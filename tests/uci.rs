@@ -3,6 +3,32 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
 
+use chuhe::rules::types::{Move, MoveList};
+
+mod common;
+
+/// Every `info ... pv` line of `out` (the output of one search from `pos`) is a legal
+/// line from `pos`, and `bestmove` is legal there; returns the best move.
+fn check_search_output(pos: &chuhe::rules::xiangqi::Position, out: &str) -> Move {
+    let mut lines = 0;
+    for line in out.lines().filter(|l| l.starts_with("info ") && l.contains(" pv ")) {
+        let pv: Vec<Move> = line
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .map(|t| Move::parse_iccs(t).unwrap_or_else(|| panic!("{line}: {t} is not ICCS")))
+            .collect();
+        common::mate::assert_legal_line(pos, &pv, line);
+        lines += 1;
+    }
+    assert!(lines > 0, "no line with a pv: {out}");
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
+    let m = Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+    assert!(pos.is_legal(m), "bestmove {best} is illegal");
+    m
+}
+
 /// Sends each chunk of commands, waiting after each for a line that starts with its
 /// expected prefix; then quits and returns everything printed.
 fn session(steps: &[(&str, &str)]) -> String {
@@ -44,13 +70,12 @@ fn handshake_search_and_bestmove() {
     assert!(out.contains("uciok"));
     assert!(out.contains("readyok"));
     assert!(out.lines().any(|l| l.starts_with("info depth 4 ") && l.contains(" score cp ") && l.contains(" pv ")));
-    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
-    let m = chuhe::rules::types::Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
     let mut pos = chuhe::notation::fen::xiangqi("startpos").unwrap();
     for t in ["h2e2", "h9g7"] {
-        pos.play(chuhe::rules::types::Move::parse_iccs(t).unwrap()).unwrap();
+        pos.play(Move::parse_iccs(t).unwrap()).unwrap();
     }
-    assert!(pos.is_legal(m), "bestmove {best} is illegal");
+    let search = &out[out.find("info depth").unwrap()..];
+    check_search_output(&pos, search);
 }
 
 #[test]
@@ -61,8 +86,15 @@ fn mate_score_and_stop() {
         ("stop\n", "bestmove"),
     ]);
     assert!(out.contains("score mate 1"), "{out}");
-    assert!(out.contains("bestmove a0a9"), "{out}");
     assert_eq!(out.matches("bestmove").count(), 2, "{out}");
+    // Several moves mate (a0a9 and b8f8 among them): any of them, as the rules judge it.
+    let first = &out[..out.find("bestmove").unwrap() + 20];
+    let pos = chuhe::notation::fen::xiangqi("4k4/1R7/9/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
+    let best = check_search_output(&pos, first);
+    assert!(common::mate::Solver::default().mates_in_exactly(&pos, best, 1), "bestmove {best} does not mate: {out}");
+    // The stopped search's answer is legal from the start.
+    let second = &out[out.find("bestmove").unwrap() + 8..];
+    check_search_output(&chuhe::rules::xiangqi::Position::startpos(), second);
 }
 
 #[test]
@@ -73,12 +105,22 @@ fn janggi_variant() {
         ("position fen 3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1\ngo depth 3\n", "bestmove"),
     ]);
     assert!(out.contains("var janggi"), "{out}");
-    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
-    let m = chuhe::rules::types::Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap();
+    let bests: Vec<Move> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|b| Move::parse_iccs(b.split_whitespace().next().unwrap()).unwrap())
+        .collect();
+    assert_eq!(bests.len(), 2, "{out}");
     let mut pos = chuhe::rules::janggi::Position::startpos();
-    pos.play(chuhe::rules::types::Move::PASS).unwrap();
-    assert!(pos.is_legal(m), "bestmove {best} is illegal in Janggi");
-    assert!(out.contains("bestmove h4e4"), "{out}");
+    pos.play(Move::PASS).unwrap();
+    assert!(pos.is_legal(bests[0]), "bestmove {} is illegal in Janggi", bests[0]);
+    // The second answer mates (any mating move: in check, no legal move, no pass).
+    let mut pos = chuhe::notation::fen::janggi("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1").unwrap();
+    assert!(pos.is_legal(bests[1]), "bestmove {} is illegal in Janggi", bests[1]);
+    pos.play(bests[1]).unwrap();
+    let mut replies = MoveList::new();
+    pos.legal_moves(&mut replies);
+    assert!(pos.in_check() && replies.is_empty(), "bestmove {} does not mate: {out}", bests[1]);
     assert!(out.contains("score mate 1"), "{out}");
 }
 

@@ -54,3 +54,72 @@ pub async fn call(channel: &Channel, method: &str, data: &Value) -> Result<Value
         other => panic!("no call for {other}; add one to tests/common/json_call.rs"),
     }
 }
+
+/// Checks an answer of `method` to `data` against the rules library, as far as the
+/// rules decide it: listed moves are the legal moves, a validated move or game is legal
+/// exactly when the rules say so, an analysis's lines and a hint's move are legal and the
+/// mover's, converted moves are the request's moves. Panics with `context`.
+pub fn check_answer(method: &str, data: &Value, answer: &Value, context: &str) {
+    use super::replay::{Replay, assert_analysis, assert_move_of_mover};
+    let position = || -> proto::Position {
+        serde_json::from_value(data["position"].clone()).unwrap_or_else(|e| panic!("{context}: position: {e}"))
+    };
+    match method.replace('/', ".").as_str() {
+        "grpc.health.v1.Health.Check" => assert_eq!(answer["status"], "SERVING", "{context}"),
+        "chuhe.v1.RulesService.ListLegalMoves" => {
+            let r: proto::ListLegalMovesResponse = serde_json::from_value(answer.clone()).unwrap();
+            let mut listed: Vec<String> = r.moves.iter().map(|m| m.iccs.clone()).collect();
+            let mut legal = Replay::of(&position()).legal_moves();
+            listed.sort();
+            legal.sort();
+            assert_eq!(listed, legal, "{context}: the listed moves are not the legal moves");
+        }
+        "chuhe.v1.RulesService.ValidateMove" => {
+            let r: proto::ValidateMoveResponse = serde_json::from_value(answer.clone()).unwrap();
+            let text = data["move"].as_str().unwrap_or_else(|| panic!("{context}: a move by its text"));
+            let legal = Replay::of(&position()).play(text).is_ok();
+            assert_eq!(r.legal, legal, "{context}: {text}");
+            if legal {
+                assert_move_of_mover(&position(), r.r#move.as_ref().unwrap(), context);
+            }
+        }
+        "chuhe.v1.RulesService.ValidateGame" => {
+            let r: proto::ValidateGameResponse = serde_json::from_value(answer.clone()).unwrap();
+            let p = position();
+            let mut start = p.clone();
+            start.moves.clear();
+            let mut replay = Replay::of(&start);
+            let first_illegal = p.moves.iter().position(|m| replay.play(m).is_err());
+            assert_eq!(r.legal, first_illegal.is_none(), "{context}: {r:?}");
+            if let Some(i) = first_illegal {
+                assert_eq!(r.first_illegal_index as usize, i, "{context}");
+            } else {
+                assert_eq!(r.plies as usize, p.moves.len(), "{context}");
+            }
+        }
+        "chuhe.v1.RulesService.Adjudicate" => {
+            let r: proto::AdjudicateResponse = serde_json::from_value(answer.clone()).unwrap();
+            assert_ne!(r.result, proto::GameResult::Unspecified as i32, "{context}: {r:?}");
+            assert!(!r.explanation.is_empty(), "{context}: {r:?}");
+        }
+        "chuhe.v1.AnalysisService.Analyze" => {
+            let r: proto::AnalyzeResponse = serde_json::from_value(answer.clone()).unwrap();
+            assert_analysis(&position(), &r.lines, &r.best_move, &r.ponder_move, context);
+            let wanted = data["multipv"].as_u64().unwrap_or(1).max(1) as usize;
+            assert_eq!(r.lines.len(), wanted, "{context}");
+        }
+        "chuhe.v1.AnalysisService.Hint" => {
+            let r: proto::HintResponse = serde_json::from_value(answer.clone()).unwrap();
+            assert_move_of_mover(&position(), r.r#move.as_ref().unwrap(), context);
+        }
+        "chuhe.v1.NotationService.ConvertMoves" => {
+            let r: proto::ConvertMovesResponse = serde_json::from_value(answer.clone()).unwrap();
+            let asked: Vec<String> = serde_json::from_value(data["moves"].clone()).unwrap();
+            let iccs: Vec<String> = r.details.iter().map(|d| d.iccs.clone()).collect();
+            assert_eq!(iccs, asked, "{context}: the details are not the request's moves");
+            assert_eq!(r.moves.len(), asked.len(), "{context}");
+            assert!(r.moves.iter().all(|m| !m.is_empty()), "{context}");
+        }
+        other => panic!("{context}: no check for {other}; add one to tests/common/json_call.rs"),
+    }
+}

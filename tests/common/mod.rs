@@ -91,6 +91,8 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
     out
 }
 pub mod json_call;
+pub mod mate;
+pub mod replay;
 pub mod server;
 
 /// The field and description of the status's `google.rpc.BadRequest` detail (the status
