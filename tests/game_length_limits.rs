@@ -2,9 +2,9 @@
 //! a game and for every variant: a legal record of exactly the limit is served, one
 //! move more is INVALID_ARGUMENT with a `google.rpc.BadRequest` naming the field.
 
+use chuhe::api::proto::{self, Notation, Variant};
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::rules::{janggi, three_kingdoms, xiangqi};
-use chuhe::service::proto::{self, Notation, Variant};
 use chuhe::service::server::ServerConfig;
 use tonic::transport::Channel;
 

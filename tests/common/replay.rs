@@ -3,10 +3,10 @@
 //! to move there.
 #![allow(dead_code)]
 
+use chuhe::api::proto::{self, Player, Variant};
 use chuhe::notation::fen;
 use chuhe::rules::types::{Color, Move};
 use chuhe::rules::{janggi, three_kingdoms, xiangqi};
-use chuhe::service::proto::{self, Player, Variant};
 
 /// The request's position (start and moves, no handicap preset), in its variant.
 pub enum Replay {
