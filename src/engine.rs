@@ -6,6 +6,8 @@
 //! Errors are the engine's own ([`EngineError`]); each front end says them its way
 //! (RESOURCE_EXHAUSTED over gRPC, a message on the command line).
 
+#![warn(missing_docs)]
+
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -44,8 +46,10 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// How an engine is sized and bounded.
 #[derive(Clone, Debug)]
 pub struct EngineConfig {
+    /// Size of the shared transposition table, in MiB.
     pub hash_mb: usize,
     /// Searches that run at once (each a pool thread, plus its helper threads).
     pub workers: usize,
@@ -72,8 +76,11 @@ impl Default for EngineConfig {
     }
 }
 
+/// The search pool with its shared table (see the module documentation).
 pub struct Engine {
+    /// What the engine was started with.
     pub config: EngineConfig,
+    /// The table every search shares.
     pub tt: Arc<TranspositionTable>,
     permits: Arc<Semaphore>,
     jobs: Mutex<mpsc::Sender<Job>>,
@@ -113,6 +120,7 @@ impl Running {
 }
 
 impl Engine {
+    /// Starts the pool's threads and allocates the table.
     pub fn new(config: EngineConfig) -> Arc<Engine> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));

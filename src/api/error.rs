@@ -3,6 +3,8 @@
 //! INVALID_ARGUMENT with a `google.rpc.BadRequest` naming it), the command line into a
 //! message on stderr.
 
+#![warn(missing_docs)]
+
 use std::fmt;
 
 use crate::engine::EngineError;
@@ -11,7 +13,12 @@ use crate::engine::EngineError;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A field of the request is wrong: its path (`position.moves[3]`) and the reason.
-    BadField { field: String, reason: String },
+    BadField {
+        /// The field's path in the request.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A feature the API announces but does not serve yet.
     Unimplemented(String),
     /// The request is well formed but cannot be answered in this state (a search of a

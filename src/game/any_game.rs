@@ -16,7 +16,9 @@ use crate::rules::{Status, janggi, xiangqi};
 /// A game of either 9x10 variant: its start, its moves and its current position.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
+    /// A Xiangqi game, with its handicap rules if it has any.
     Xiangqi(Game),
+    /// A Janggi game.
     Janggi(janggi::Game),
 }
 
@@ -33,7 +35,9 @@ macro_rules! each {
 /// A move of a list that could not be played: its index, its text and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayError {
+    /// The move's index in the list, from 0.
     pub index: usize,
+    /// The move as it was written.
     pub text: String,
     /// `None`: the text is not a move in the notation; otherwise the rule it breaks.
     pub reason: Option<IllegalReason>,
@@ -57,9 +61,13 @@ impl std::error::Error for PlayError {}
 /// checks.
 #[derive(Clone, Copy, Debug)]
 pub struct MoveFacts {
+    /// The move.
     pub m: Move,
+    /// The piece that moves (`None` for a pass).
     pub mover: Option<Piece>,
+    /// The piece it takes.
     pub captured: Option<Piece>,
+    /// Does it give check?
     pub gives_check: bool,
 }
 
@@ -102,6 +110,7 @@ impl AnyGame {
         Ok(())
     }
 
+    /// The game's variant.
     pub fn variant(&self) -> Variant {
         match self {
             AnyGame::Xiangqi(_) => Variant::Xiangqi,
@@ -109,6 +118,7 @@ impl AnyGame {
         }
     }
 
+    /// `None` when `m` is legal as the next move, otherwise the first rule it breaks.
     pub fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
         each!(self, g => g.explain_illegal(m))
     }
@@ -122,6 +132,7 @@ impl AnyGame {
         }
     }
 
+    /// Plays `m`, which must be legal.
     pub fn play_unchecked(&mut self, m: Move) {
         each!(self, g => { g.play_unchecked(m); })
     }
@@ -139,6 +150,7 @@ impl AnyGame {
         each!(self, g => g.legal_moves(list))
     }
 
+    /// How many moves were played.
     pub fn plies(&self) -> usize {
         each!(self, g => g.plies().len())
     }
@@ -148,14 +160,17 @@ impl AnyGame {
         each!(self, g => g.plies().iter().map(|p| p.mv).collect())
     }
 
+    /// The board of the current position.
     pub fn board(&self) -> &Board {
         each!(self, g => g.position().board())
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         each!(self, g => g.position().turn())
     }
 
+    /// Is the side to move in check?
     pub fn in_check(&self) -> bool {
         each!(self, g => g.position().in_check())
     }

@@ -10,6 +10,8 @@
 //!   warn of a repetition. Three Kingdoms, with three players on its own graph, keeps
 //!   its record type ([`crate::rules::three_kingdoms::outcome::Game`]).
 
+#![warn(missing_docs)]
+
 mod any_game;
 
 use std::fmt;
@@ -22,12 +24,16 @@ use crate::rules::{janggi, xiangqi};
 /// A game this crate knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
+    /// Chinese chess.
     Xiangqi,
+    /// Korean chess, on the same board.
     Janggi,
+    /// Three players on a 135-point board.
     ThreeKingdoms,
 }
 
 impl Variant {
+    /// Every variant.
     pub const ALL: [Variant; 3] = [Variant::Xiangqi, Variant::Janggi, Variant::ThreeKingdoms];
 
     /// The name in prose: `Xiangqi`, `Janggi`, `Three Kingdoms`.
@@ -81,13 +87,16 @@ impl FromStr for Variant {
 /// a rule set always knows its variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RuleSet {
+    /// A Xiangqi rule set: simplified, Asian or tournament.
     Xiangqi(xiangqi::adjudicate::RuleSet),
+    /// A Janggi rule set: casual or tournament.
     Janggi(janggi::adjudicate::RuleSet),
     /// The Three Kingdoms rules of `../shared/spec/three-kingdoms.md`.
     ThreeKingdoms,
 }
 
 impl RuleSet {
+    /// Every rule set.
     pub const ALL: [RuleSet; 6] = [
         RuleSet::Xiangqi(xiangqi::adjudicate::RuleSet::SimplifiedV1),
         RuleSet::Xiangqi(xiangqi::adjudicate::RuleSet::AsianV1),
@@ -121,6 +130,7 @@ impl RuleSet {
         }
     }
 
+    /// The variant whose games this rule set judges.
     pub const fn variant(self) -> Variant {
         match self {
             RuleSet::Xiangqi(_) => Variant::Xiangqi,
@@ -166,7 +176,9 @@ impl FromStr for RuleSet {
 /// A rule set named for a game of another variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WrongVariant {
+    /// The rule set named.
     pub rules: RuleSet,
+    /// The variant of the game.
     pub variant: Variant,
 }
 

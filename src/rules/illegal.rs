@@ -2,6 +2,8 @@
 //! player (or an anti-cheat report) needs. A variant gives the reasons that apply to
 //! it (Xiangqi has no pass; only Xiangqi's handicap games have the handicap reasons).
 
+#![warn(missing_docs)]
+
 /// The first rule a move breaks, checked in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IllegalReason {
@@ -9,8 +11,11 @@ pub enum IllegalReason {
     GameOver,
     /// A pass, which Xiangqi does not have.
     PassNotAllowed,
+    /// No piece stands on the from-point.
     NoPiece,
+    /// The piece on the from-point is another side's.
     NotYourPiece,
+    /// The to-point holds one of the mover's own pieces.
     CapturesOwnPiece,
     /// Wrong shape for the piece, out of the palace, across the river, backwards.
     CannotMoveThatWay,
@@ -18,7 +23,9 @@ pub enum IllegalReason {
     PathBlocked,
     /// A cannon capture that does not jump exactly one screen.
     CannonNeedsOneScreen,
+    /// The mover's general would be attacked after the move.
     LeavesGeneralAttacked,
+    /// The generals would face each other on an open line.
     GeneralsFace,
     /// Handicap games: a piece crosses the river during the opening moves.
     HandicapCrossesRiver,
@@ -32,6 +39,7 @@ pub enum IllegalReason {
 }
 
 impl IllegalReason {
+    /// The reason in words.
     pub const fn describe(self) -> &'static str {
         match self {
             IllegalReason::GameOver => "the game is over: the side to move has no legal move",

@@ -5,6 +5,8 @@
 //! in the two-player games, the kingdom's value less its strongest rival's in Three
 //! Kingdoms.
 
+#![warn(missing_docs)]
+
 /// Within this many centipawns of level a side counts as level.
 pub const LEVEL_MARGIN: i32 = 50;
 
@@ -33,6 +35,7 @@ pub enum DrawAnswer {
 }
 
 impl DrawAnswer {
+    /// Is the offer accepted?
     pub fn accept(self) -> bool {
         matches!(self, DrawAnswer::StandsWorse | DrawAnswer::LevelAndQuiet)
     }
