@@ -3,6 +3,7 @@
 pub mod analysis;
 mod blocking;
 mod connection;
+pub mod connections;
 pub mod convert;
 pub mod engine;
 pub mod errors;
