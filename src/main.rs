@@ -17,6 +17,7 @@ use chuhe::service::convert::ContentLimits;
 use chuhe::service::engine::{Engine, EngineConfig};
 use chuhe::service::proto;
 use chuhe::service::server::{EXIT_CALLS_CUT, ServerConfig, serve};
+use chuhe::service::tls::TlsFiles;
 use chuhe::telemetry::{self, LogFormat};
 
 /// A call allocates many small strings and messages; mimalloc serves them with far
@@ -346,6 +347,18 @@ struct ServeArgs {
     /// Seconds the calls of a connection asked to go get before it is cut.
     #[arg(long, env = "CHUHE_MAX_CONNECTION_AGE_GRACE_S", default_value_t = 30)]
     max_connection_age_grace_s: u64,
+    /// TLS certificate chain (PEM); with --tls-key, the server speaks only TLS.
+    #[arg(long, env = "CHUHE_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// TLS private key (PEM).
+    #[arg(long, env = "CHUHE_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// CA certificates (PEM) that client certificates must chain to (mutual TLS).
+    #[arg(long, env = "CHUHE_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<std::path::PathBuf>,
+    /// Seconds between looks at the TLS files; a changed file is loaded again.
+    #[arg(long, env = "CHUHE_TLS_RELOAD_S", default_value_t = 10)]
+    tls_reload_s: u64,
     /// Transposition table size shared by all searches, in MiB.
     #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
     hash_mb: usize,
@@ -739,6 +752,11 @@ fn run_server(args: ServeArgs) -> Result<(), Failure> {
             max_connection_age_grace: Duration::from_secs(args.max_connection_age_grace_s),
             max_connections: args.max_connections,
         },
+        tls: match (args.tls_cert, args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key, client_ca: args.tls_client_ca }),
+            _ => None,
+        },
+        tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
         engine: EngineConfig {
             hash_mb: args.hash_mb,
             threads_per_search: args.threads.max(1),

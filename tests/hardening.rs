@@ -489,3 +489,57 @@ async fn calls_still_running_after_the_grace_period_end_unavailable() {
     let served = server.stopped().await;
     assert_eq!(served.calls_cut, 2, "{served:?}");
 }
+
+#[tokio::test]
+async fn chuhe_serve_exits_with_status_3_when_calls_are_cut() {
+    use std::process::{Command, Stdio};
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["serve", "--listen", &addr, "--metrics-listen", "127.0.0.1:0", "--drain-delay-s", "0"])
+        .args(["--grace-period-s", "1", "--hash-mb", "8", "--search-workers", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chuhe runs");
+    let started = Instant::now();
+    let channel = loop {
+        match tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
+            Ok(channel) => break channel,
+            Err(_) if started.elapsed() < Duration::from_secs(10) => {
+                tokio::time::sleep(Duration::from_millis(50)).await
+            }
+            Err(e) => {
+                let _ = child.kill();
+                panic!("the server did not start: {e}");
+            }
+        }
+    };
+    let mut search = long_search();
+    search.limits = Some(proto::SearchLimits { movetime_ms: 8_000, ..Default::default() });
+    let mut responses = AnalysisServiceClient::new(channel).analyze_stream(search).await.unwrap().into_inner();
+    let term = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(term.success());
+    let last = loop {
+        match tokio::time::timeout(Duration::from_secs(10), responses.message()).await.expect("the stream ends") {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream ended OK before its time"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(last.code(), Code::Unavailable, "{last:?}");
+    let exited = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the server did not exit");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(exited.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("cut off"), "{stderr}");
+}

@@ -30,6 +30,7 @@ use tonic::transport::server::TcpConnectInfo;
 use tower::{Service, ServiceExt};
 
 use super::connection::Connection;
+use super::tls::TlsAcceptor;
 
 /// The limits of connections (see the module documentation).
 #[derive(Clone, Debug)]
@@ -132,6 +133,8 @@ enum Closed {
     Ended,
     /// An I/O or protocol error, an unanswered keepalive ping among them.
     Error,
+    /// The TLS handshake failed or did not end before the first request timeout.
+    Handshake,
     FirstRequestTimeout,
     /// Asked to go after the idle timeout.
     Idle,
@@ -146,6 +149,7 @@ impl Closed {
         match self {
             Closed::Ended => "ended",
             Closed::Error => "error",
+            Closed::Handshake => "handshake",
             Closed::FirstRequestTimeout => "first_request_timeout",
             Closed::Idle => "idle_timeout",
             Closed::MaxAge => "max_age",
@@ -158,6 +162,7 @@ impl Closed {
 pub struct Connections<S> {
     service: S,
     limits: ConnectionLimits,
+    tls: Option<TlsAcceptor>,
     http2: hyper::server::conn::http2::Builder<TokioExecutor>,
     /// Set to ask every connection to go.
     closing: watch::Sender<bool>,
@@ -171,13 +176,14 @@ where
     S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
-    pub fn new(service: S, limits: ConnectionLimits) -> Connections<S> {
+    pub fn new(service: S, limits: ConnectionLimits, tls: Option<TlsAcceptor>) -> Connections<S> {
         let mut http2 = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
         http2.timer(TokioTimer::new()).keep_alive_interval(limits.keepalive_interval);
         http2.keep_alive_timeout(limits.keepalive_timeout);
         Connections {
             service,
             limits,
+            tls,
             http2,
             closing: watch::channel(false).0,
             tasks: JoinSet::new(),
@@ -221,6 +227,7 @@ where
             let task = ConnectionTask {
                 service: self.service.clone(),
                 limits: self.limits.clone(),
+                tls: self.tls.clone(),
                 http2: self.http2.clone(),
                 closing: self.closing.subscribe(),
                 age,
@@ -270,6 +277,7 @@ where
 struct ConnectionTask<S> {
     service: S,
     limits: ConnectionLimits,
+    tls: Option<TlsAcceptor>,
     http2: hyper::server::conn::http2::Builder<TokioExecutor>,
     closing: watch::Receiver<bool>,
     age: Option<Duration>,
@@ -283,7 +291,18 @@ where
 {
     async fn run(self, stream: TcpStream) -> Closed {
         let activity = ConnectionActivity::new();
-        self.serve(Connection::from(stream), activity).await
+        let first_request_by = activity.opened + self.limits.first_request_timeout;
+        match self.tls.clone() {
+            None => self.serve(Connection::from(stream), activity).await,
+            Some(tls) => match tokio::time::timeout_at(first_request_by, tls.accept(stream)).await {
+                Ok(Ok(stream)) => self.serve(stream, activity).await,
+                Ok(Err(e)) => {
+                    tracing::debug!("TLS handshake: {e}");
+                    Closed::Handshake
+                }
+                Err(_) => Closed::Handshake,
+            },
+        }
     }
 
     async fn serve<IO>(mut self, io: IO, activity: Arc<ConnectionActivity>) -> Closed

@@ -14,4 +14,5 @@ pub mod rules;
 pub mod server;
 pub mod three_kingdoms;
 pub mod three_kingdoms_analysis;
+pub mod tls;
 pub mod wire;

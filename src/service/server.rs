@@ -17,6 +17,7 @@ use super::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
 use super::rules::RulesServer;
+use super::tls::{TlsAcceptor, TlsFiles};
 
 /// The exit status of `chuhe serve` when the grace period ended calls still running.
 pub const EXIT_CALLS_CUT: u8 = 3;
@@ -35,6 +36,10 @@ pub struct ServerConfig {
     /// Time in-flight calls get to finish once the server stops accepting.
     pub grace_period: Duration,
     pub connections: ConnectionLimits,
+    /// TLS (and client certificates) from these files; none: plaintext.
+    pub tls: Option<TlsFiles>,
+    /// How often the TLS files are looked at for a renewal.
+    pub tls_reload_interval: Duration,
     pub engine: EngineConfig,
 }
 
@@ -48,6 +53,8 @@ impl Default for ServerConfig {
             drain_delay: Duration::ZERO,
             grace_period: Duration::from_secs(10),
             connections: ConnectionLimits::default(),
+            tls: None,
+            tls_reload_interval: Duration::from_secs(10),
             engine: EngineConfig::default(),
         }
     }
@@ -117,7 +124,9 @@ pub async fn serve(
         .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
         .service(routes);
 
-    let mut connections = Connections::new(service, config.connections.clone());
+    let tls = config.tls.clone().map(TlsAcceptor::new).transpose()?;
+    let reload = tls.as_ref().map(|tls| tls.watch(config.tls_reload_interval));
+    let mut connections = Connections::new(service, config.connections.clone(), tls);
     let (drain, grace) = (config.drain_delay, config.grace_period);
     let stop_accepting = async move {
         shutdown.await;
@@ -129,6 +138,9 @@ pub async fn serve(
         tokio::time::sleep(drain).await;
     };
     connections.accept(listener, stop_accepting).await;
+    if let Some(reload) = reload {
+        reload.abort();
+    }
     // The listener is closed: new clients are refused instead of waiting.
     tracing::info!(grace = ?grace, "no longer accepting; finishing in-flight calls");
     let mut served = Served::default();
