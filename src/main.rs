@@ -359,6 +359,10 @@ struct ServeArgs {
     /// Seconds between looks at the TLS files; a changed file is loaded again.
     #[arg(long, env = "CHUHE_TLS_RELOAD_S", default_value_t = 10)]
     tls_reload_s: u64,
+    /// Tenants and the SHA-256 hashes of their API keys (JSON); every call but the
+    /// health checks then needs `authorization: Bearer <key>`.
+    #[arg(long, env = "CHUHE_API_KEYS")]
+    api_keys: Option<std::path::PathBuf>,
     /// Transposition table size shared by all searches, in MiB.
     #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
     hash_mb: usize,
@@ -757,6 +761,7 @@ fn run_server(args: ServeArgs) -> Result<(), Failure> {
             _ => None,
         },
         tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
+        api_keys: args.api_keys,
         engine: EngineConfig {
             hash_mb: args.hash_mb,
             threads_per_search: args.threads.max(1),

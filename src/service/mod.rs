@@ -1,6 +1,7 @@
 //! Thin tonic adapters: proto <-> domain, errors, limits.
 
 pub mod analysis;
+pub mod auth;
 mod blocking;
 mod connection;
 pub mod connections;

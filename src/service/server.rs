@@ -2,12 +2,14 @@
 //! health, reflection, connections under limits, and a shutdown in steps.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tonic::service::Routes;
 
 use super::analysis::Analysis;
+use super::auth::{ApiKeys, AuthLayer};
 use super::connections::{ConnectionLimits, Connections};
 use super::convert::ContentLimits;
 use super::engine::{Engine, EngineConfig};
@@ -40,6 +42,8 @@ pub struct ServerConfig {
     pub tls: Option<TlsFiles>,
     /// How often the TLS files are looked at for a renewal.
     pub tls_reload_interval: Duration,
+    /// Tenants and the hashes of their API keys (see [`super::auth`]); none: no keys asked.
+    pub api_keys: Option<PathBuf>,
     pub engine: EngineConfig,
 }
 
@@ -55,6 +59,7 @@ impl Default for ServerConfig {
             connections: ConnectionLimits::default(),
             tls: None,
             tls_reload_interval: Duration::from_secs(10),
+            api_keys: None,
             engine: EngineConfig::default(),
         }
     }
@@ -113,6 +118,10 @@ pub async fn serve(
     ]
     .into_iter()
     .flat_map(methods_of);
+    let api_keys = config.api_keys.as_deref().map(ApiKeys::from_file).transpose()?;
+    if let Some(keys) = &api_keys {
+        tracing::info!(tenants = keys.len(), "API keys required (health checks excepted)");
+    }
     let cutoff = Cutoff::default();
     let routes = Routes::new(health_service)
         .add_service(reflection_v1)
@@ -122,6 +131,7 @@ pub async fn serve(
         .add_service(notations);
     let service = tower::ServiceBuilder::new()
         .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
+        .layer(AuthLayer::new(api_keys))
         .service(routes);
 
     let tls = config.tls.clone().map(TlsAcceptor::new).transpose()?;
