@@ -24,9 +24,45 @@ pub fn metrics_handle() -> PrometheusHandle {
             // of ours still renders what is recorded through it when it is the global one.
             let _ = metrics::set_global_recorder(recorder);
             process_collector().describe();
+            start_upkeep(handle.clone());
+            export_counters();
             handle
         })
         .clone()
+}
+
+/// How often recorded histogram samples are folded into their buckets, scraped or not
+/// (unscraped, they would pile up in memory).
+const UPKEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
+
+fn start_upkeep(handle: PrometheusHandle) {
+    let started = std::thread::Builder::new().name("metrics-upkeep".into()).spawn(move || {
+        loop {
+            std::thread::sleep(UPKEEP_INTERVAL);
+            handle.run_upkeep();
+        }
+    });
+    if let Err(e) = started {
+        tracing::warn!("no metrics upkeep thread ({e}): histogram samples are folded at scrapes only");
+    }
+}
+
+/// Counters without labels that are exported from the start, at zero, so that a rate
+/// or an alert over them has a series before the first event.
+const COUNTERS: &[(&str, &str)] = &[
+    ("chuhe_search_deadline_overruns_total", "searches that ran past their time budget by over 50 ms"),
+    ("chuhe_requests_shed_total", "calls refused at the concurrency limit (RESOURCE_EXHAUSTED)"),
+    ("chuhe_requests_timed_out_total", "calls ended at their deadline (DEADLINE_EXCEEDED)"),
+    ("chuhe_connections_closed_total", "connections closed, by reason"),
+];
+
+fn export_counters() {
+    for (name, help) in COUNTERS {
+        metrics::describe_counter!(*name, *help);
+    }
+    metrics::counter!("chuhe_search_deadline_overruns_total").increment(0);
+    metrics::describe_gauge!("chuhe_connections_open", "connections open");
+    metrics::gauge!("chuhe_connections_open").increment(0.0);
 }
 
 fn process_collector() -> &'static metrics_process::Collector {

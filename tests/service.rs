@@ -142,7 +142,7 @@ async fn bad_inputs_are_invalid_argument_naming_the_field() {
     // A 10 MB request is refused without harm.
     let huge = position(&"x".repeat(10 * 1024 * 1024), "");
     let err = client.list_legal_moves(list(huge)).await.unwrap_err();
-    assert_eq!(err.code(), Code::OutOfRange, "{err:?}");
+    assert_eq!(err.code(), Code::ResourceExhausted, "{err:?}");
     assert!(client.list_legal_moves(list(position("startpos", ""))).await.is_ok(), "still serving");
     server.shutdown().await;
 }
@@ -156,9 +156,9 @@ async fn message_size_limit_is_the_servers() {
     let list = |p: proto::Position| proto::ListLegalMovesRequest { position: Some(p), ..Default::default() };
     let large = position(&"x".repeat(100 * 1024), "");
     let err = client.list_legal_moves(list(large.clone())).await.unwrap_err();
-    assert_eq!(err.code(), Code::OutOfRange, "{err:?}");
+    assert_eq!(err.code(), Code::ResourceExhausted, "{err:?}");
     let validate = proto::ValidateMoveRequest { position: Some(large), r#move: "h2e2".into(), ..Default::default() };
-    assert_eq!(client.validate_move(validate).await.unwrap_err().code(), Code::OutOfRange);
+    assert_eq!(client.validate_move(validate).await.unwrap_err().code(), Code::ResourceExhausted);
     // Under the limit, a bad FEN is the field's fault.
     let err = client.list_legal_moves(list(position(&"x".repeat(1024), ""))).await.unwrap_err();
     assert_eq!(bad_field(&err), "position.fen");

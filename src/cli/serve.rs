@@ -4,7 +4,9 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chuhe::engine::EngineConfig;
-use chuhe::service::server::{ServerConfig, serve};
+use chuhe::service::connections::{ConnectionLimits, bind};
+use chuhe::service::server::{EXIT_CALLS_CUT, ServerConfig, serve};
+use chuhe::service::tls::TlsFiles;
 use chuhe::telemetry::{self, LogFormat};
 use clap::Parser;
 
@@ -30,9 +32,53 @@ pub struct ServeArgs {
     /// Most moves a position or game record may carry.
     #[arg(long, env = "CHUHE_MAX_GAME_PLIES", default_value_t = 10_000)]
     max_game_plies: usize,
-    /// Seconds in-flight requests get to finish after SIGTERM or SIGINT.
+    /// Seconds the server answers NOT_SERVING after SIGTERM or SIGINT, still serving
+    /// and accepting, before it stops accepting.
+    #[arg(long, env = "CHUHE_DRAIN_DELAY_S", default_value_t = 5)]
+    drain_delay_s: u64,
+    /// Seconds in-flight requests get to finish once the server stops accepting.
     #[arg(long, env = "CHUHE_GRACE_PERIOD_S", default_value_t = 10)]
     grace_period_s: u64,
+    /// Connections that may wait to be accepted (the kernel may allow fewer).
+    #[arg(long, env = "CHUHE_LISTEN_BACKLOG", default_value_t = 1024)]
+    listen_backlog: u32,
+    /// Connections served at once; more wait in the backlog.
+    #[arg(long, env = "CHUHE_MAX_CONNECTIONS", default_value_t = 4096)]
+    max_connections: usize,
+    /// Milliseconds from connecting to the first request before the connection is closed.
+    #[arg(long, env = "CHUHE_FIRST_REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
+    first_request_timeout_ms: u64,
+    /// Seconds a connection may go without a call before it is closed (0: never).
+    #[arg(long, env = "CHUHE_IDLE_TIMEOUT_S", default_value_t = 300)]
+    idle_timeout_s: u64,
+    /// Seconds between HTTP/2 pings on a quiet connection (0: no pings).
+    #[arg(long, env = "CHUHE_KEEPALIVE_INTERVAL_S", default_value_t = 60)]
+    keepalive_interval_s: u64,
+    /// Seconds an unanswered ping waits before the connection is closed.
+    #[arg(long, env = "CHUHE_KEEPALIVE_TIMEOUT_S", default_value_t = 20)]
+    keepalive_timeout_s: u64,
+    /// Seconds after which a connection is asked to go, give or take a tenth (0: never).
+    #[arg(long, env = "CHUHE_MAX_CONNECTION_AGE_S", default_value_t = 1800)]
+    max_connection_age_s: u64,
+    /// Seconds the calls of a connection asked to go get before it is cut.
+    #[arg(long, env = "CHUHE_MAX_CONNECTION_AGE_GRACE_S", default_value_t = 30)]
+    max_connection_age_grace_s: u64,
+    /// TLS certificate chain (PEM); with --tls-key, the server speaks only TLS.
+    #[arg(long, env = "CHUHE_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// TLS private key (PEM).
+    #[arg(long, env = "CHUHE_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// CA certificates (PEM) that client certificates must chain to (mutual TLS).
+    #[arg(long, env = "CHUHE_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<std::path::PathBuf>,
+    /// Seconds between looks at the TLS files; a changed file is loaded again.
+    #[arg(long, env = "CHUHE_TLS_RELOAD_S", default_value_t = 10)]
+    tls_reload_s: u64,
+    /// Tenants and the SHA-256 hashes of their API keys (JSON); every call but the
+    /// health checks then needs `authorization: Bearer <key>`.
+    #[arg(long, env = "CHUHE_API_KEYS")]
+    api_keys: Option<std::path::PathBuf>,
     /// Transposition table size shared by all searches, in MiB.
     #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
     hash_mb: usize,
@@ -78,7 +124,23 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         request_timeout: Duration::from_millis(args.request_timeout_ms),
         max_message_bytes: args.max_message_bytes,
         max_game_plies: args.max_game_plies,
+        drain_delay: Duration::from_secs(args.drain_delay_s),
         grace_period: Duration::from_secs(args.grace_period_s),
+        connections: ConnectionLimits {
+            first_request_timeout: Duration::from_millis(args.first_request_timeout_ms),
+            idle_timeout: seconds_or_never(args.idle_timeout_s),
+            keepalive_interval: seconds_or_never(args.keepalive_interval_s),
+            keepalive_timeout: Duration::from_secs(args.keepalive_timeout_s),
+            max_connection_age: seconds_or_never(args.max_connection_age_s),
+            max_connection_age_grace: Duration::from_secs(args.max_connection_age_grace_s),
+            max_connections: args.max_connections,
+        },
+        tls: match (args.tls_cert, args.tls_key) {
+            (Some(cert), Some(key)) => Some(TlsFiles { cert, key, client_ca: args.tls_client_ca }),
+            _ => None,
+        },
+        tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
+        api_keys: args.api_keys,
         engine: EngineConfig {
             hash_mb: args.hash_mb,
             threads_per_search: args.threads.max(1),
@@ -90,9 +152,8 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
     };
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
-    runtime.block_on(async move {
-        let grpc = tokio::net::TcpListener::bind(args.listen)
-            .await
+    let served = runtime.block_on(async move {
+        let grpc = bind(args.listen, args.listen_backlog)
             .map_err(|e| Failure::Message(format!("cannot listen on {}: {e}", args.listen)))?;
         let metrics = tokio::net::TcpListener::bind(args.metrics_listen)
             .await
@@ -110,7 +171,21 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         };
         drop(stop_rx);
         serve(config, grpc, shutdown).await.map_err(|e| Failure::Message(format!("server error: {e}")))
-    })
+    })?;
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    if served.calls_cut > 0 || served.connections_cut > 0 {
+        tracing::error!(
+            calls = served.calls_cut,
+            connections = served.connections_cut,
+            "stopped with calls cut off at the end of the grace period"
+        );
+        std::process::exit(i32::from(EXIT_CALLS_CUT));
+    }
+    Ok(())
+}
+
+fn seconds_or_never(s: u64) -> Option<Duration> {
+    (s > 0).then(|| Duration::from_secs(s))
 }
 
 /// SIGTERM (Kubernetes) or SIGINT (Ctrl-C).

@@ -1,61 +1,142 @@
 //! One tower layer in front of every gRPC service: admission under a global concurrency
 //! limit (load shedding with RESOURCE_EXHAUSTED), the request deadline (the smaller of
 //! the client's `grpc-timeout` and the server's limit, DEADLINE_EXCEEDED when it
-//! passes), a tracing span with a request id, and the standard gRPC server metrics
+//! passes), a tracing span with a request id, the standard gRPC server metrics
 //! (`grpc_server_started_total`, `grpc_server_handled_total`,
-//! `grpc_server_handling_seconds`) labelled as the common Go interceptors label them.
+//! `grpc_server_handling_seconds`) labelled as the common Go interceptors label them,
+//! the codes of the gRPC convention for what the framework rejects, and the end of the
+//! calls still running when the server's grace period is over.
+//!
+//! A call is counted as handled when its response ends: with the status of its trailers
+//! (a message refused for its size after the headers is not OK), or CANCELLED when the
+//! client goes away first. Its handling time runs to that end, so that a stream's time
+//! is the stream's, not its headers'.
+//!
+//! Only the methods the server serves have series of their own; every other path is
+//! counted under `grpc_service="unknown"`, `grpc_method="unknown"`, so that no client
+//! can create a series by making up names.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use http::{Request, Response};
+use http::{HeaderMap, HeaderValue, Request, Response};
+use http_body::Frame;
 use metrics::{Counter, Histogram};
-use tokio::sync::Semaphore;
+use prost::Message;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tonic::Status;
 use tonic::body::Body;
 use tower::{Layer, Service};
 use tracing::Instrument;
+
+use super::connections::{ActiveCall, ConnectionActivity};
+
+/// The label value of every path the server does not serve.
+pub const UNKNOWN: &str = "unknown";
+
+/// A method the server serves: `package.Service` and `Method`, and whether it streams
+/// its responses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnownMethod {
+    pub service: String,
+    pub method: String,
+    pub server_streaming: bool,
+}
+
+/// The methods of the services of an encoded `FileDescriptorSet`.
+pub fn methods_of(file_descriptor_set: &[u8]) -> Vec<KnownMethod> {
+    let Ok(set) = prost_types::FileDescriptorSet::decode(file_descriptor_set) else { return Vec::new() };
+    let mut methods = Vec::new();
+    for file in set.file {
+        let package = file.package.unwrap_or_default();
+        for service in file.service {
+            let name = service.name.unwrap_or_default();
+            let service_name = if package.is_empty() { name } else { format!("{package}.{name}") };
+            for m in service.method {
+                methods.push(KnownMethod {
+                    service: service_name.clone(),
+                    method: m.name.unwrap_or_default(),
+                    server_streaming: m.server_streaming.unwrap_or(false),
+                });
+            }
+        }
+    }
+    methods
+}
+
+/// What ends the calls still running: set when the grace period is over.
+#[derive(Clone)]
+pub struct Cutoff {
+    tx: Arc<watch::Sender<bool>>,
+    cut: Arc<AtomicU64>,
+}
+
+impl Default for Cutoff {
+    fn default() -> Self {
+        Cutoff { tx: Arc::new(watch::channel(false).0), cut: Arc::default() }
+    }
+}
+
+impl Cutoff {
+    /// Ends every running call with UNAVAILABLE (a stream gets it as its final status).
+    pub fn cut(&self) {
+        self.tx.send_replace(true);
+    }
+
+    /// How many calls were ended by `cut`.
+    pub fn calls_cut(&self) -> u64 {
+        self.cut.load(Ordering::Relaxed)
+    }
+
+    fn status() -> Status {
+        Status::unavailable("the server is shutting down and its grace period is over; retry")
+    }
+}
 
 #[derive(Clone)]
 pub struct GrpcLayer {
     permits: Arc<Semaphore>,
     timeout: Duration,
     next_id: Arc<AtomicU64>,
-    methods: Arc<RwLock<HashMap<Box<str>, Arc<MethodMetrics>>>>,
+    methods: Arc<HashMap<Box<str>, Arc<MethodMetrics>>>,
+    unknown: Arc<MethodMetrics>,
+    cutoff: Cutoff,
 }
 
-/// Most request paths whose metric handles are kept; the paths of other requests (a
-/// client making up method names) are looked up in the recorder each time.
-const MAX_CACHED_METHODS: usize = 1024;
-
 impl GrpcLayer {
-    pub fn new(max_concurrency: usize, timeout: Duration) -> GrpcLayer {
+    /// The layer for a server of `methods` (see [`methods_of`]).
+    pub fn new(
+        max_concurrency: usize,
+        timeout: Duration,
+        methods: impl IntoIterator<Item = KnownMethod>,
+        cutoff: Cutoff,
+    ) -> GrpcLayer {
+        let methods = methods
+            .into_iter()
+            .map(|m| {
+                let path: Box<str> = format!("/{}/{}", m.service, m.method).into();
+                (path, Arc::new(MethodMetrics::new(&m)))
+            })
+            .collect();
+        let unknown = KnownMethod { service: UNKNOWN.into(), method: UNKNOWN.into(), server_streaming: false };
         GrpcLayer {
             permits: Arc::new(Semaphore::new(max_concurrency.max(1))),
             timeout,
             next_id: Arc::default(),
-            methods: Arc::default(),
+            methods: Arc::new(methods),
+            unknown: Arc::new(MethodMetrics::new(&unknown)),
+            cutoff,
         }
     }
 
-    /// The names and metric handles of a request path, registered with the recorder on
-    /// the path's first request and kept for the next ones.
+    /// The metric handles of a request path; one set for every unknown path.
     fn method(&self, path: &str) -> Arc<MethodMetrics> {
-        if let Some(m) = self.methods.read().ok().and_then(|cache| cache.get(path).cloned()) {
-            return m;
-        }
-        let m = Arc::new(MethodMetrics::new(path));
-        if let Ok(mut cache) = self.methods.write()
-            && cache.len() < MAX_CACHED_METHODS
-        {
-            cache.insert(path.into(), m.clone());
-        }
-        m
+        self.methods.get(path).unwrap_or(&self.unknown).clone()
     }
 }
 
@@ -65,28 +146,32 @@ struct MethodMetrics {
     method: String,
     /// `grpc_service`, `grpc_method` and `grpc_type`.
     labels: [(&'static str, String); 3],
+    streaming: bool,
     /// Probes and reflection must answer under load, or a busy pod would be restarted.
     exempt: bool,
     started: Counter,
     handled_ok: Counter,
     handling_seconds: Histogram,
+    shed: Counter,
 }
 
 impl MethodMetrics {
-    fn new(path: &str) -> MethodMetrics {
-        let (service, method) = split_path(path);
+    fn new(m: &KnownMethod) -> MethodMetrics {
+        let grpc_type = if m.server_streaming { "server_stream" } else { "unary" };
         let labels = [
-            ("grpc_service", service.clone()),
-            ("grpc_method", method.clone()),
-            ("grpc_type", grpc_type(&method).into()),
+            ("grpc_service", m.service.clone()),
+            ("grpc_method", m.method.clone()),
+            ("grpc_type", grpc_type.to_string()),
         ];
         MethodMetrics {
-            exempt: service.starts_with("grpc.health.") || service.starts_with("grpc.reflection."),
+            exempt: m.service.starts_with("grpc.health.") || m.service.starts_with("grpc.reflection."),
+            streaming: m.server_streaming,
             started: metrics::counter!("grpc_server_started_total", &labels),
             handled_ok: metrics::counter!("grpc_server_handled_total", &handled_labels(&labels, tonic::Code::Ok)),
             handling_seconds: metrics::histogram!("grpc_server_handling_seconds", &labels),
-            service,
-            method,
+            shed: metrics::counter!("chuhe_requests_shed_total", &labels),
+            service: m.service.clone(),
+            method: m.method.clone(),
             labels,
         }
     }
@@ -103,6 +188,37 @@ fn handled_labels(labels: &[(&'static str, String); 3], code: tonic::Code) -> Ve
     let mut handled = labels.to_vec();
     handled.push(("grpc_code", code_name(code).into()));
     handled
+}
+
+/// One call's record: counted as handled once, when its response ends, or as CANCELLED
+/// when it is dropped before (the client went away). Holds the call's admission permit.
+struct Record {
+    m: Arc<MethodMetrics>,
+    start: Instant,
+    done: bool,
+    permit: Option<OwnedSemaphorePermit>,
+    /// Keeps the call's connection from counting as idle.
+    active: Option<ActiveCall>,
+}
+
+impl Record {
+    fn finish(&mut self, code: tonic::Code) {
+        if std::mem::replace(&mut self.done, true) {
+            return;
+        }
+        self.permit = None;
+        self.active = None;
+        let elapsed = self.start.elapsed().as_secs_f64();
+        self.m.handled(code).increment(1);
+        self.m.handling_seconds.record(elapsed);
+        tracing::debug!(code = code_name(code), seconds = elapsed, "handled");
+    }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        self.finish(tonic::Code::Cancelled);
+    }
 }
 
 impl<S> Layer<S> for GrpcLayer {
@@ -141,54 +257,186 @@ where
         let id = self.layer.next_id.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!("grpc", request_id = id, service = %m.service, method = %m.method);
         let deadline = client_timeout(&req).map_or(self.layer.timeout, |t| t.min(self.layer.timeout));
-        let start = Instant::now();
-        let permit = if m.exempt { None } else { Some(self.layer.permits.clone().try_acquire_owned()) };
+        let admitted = if m.exempt { Ok(None) } else { self.layer.permits.clone().try_acquire_owned().map(Some) };
+        let active = req.extensions().get::<Arc<ConnectionActivity>>().map(ConnectionActivity::begin);
+        let mut record = Record { m, start: Instant::now(), done: false, permit: None, active };
+        let cutoff = self.layer.cutoff.clone();
         // The inner service was polled ready for this call; use it and keep a fresh clone.
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         Box::pin(
             async move {
-                let response = match permit {
-                    Some(Err(_)) => {
+                let response = match admitted {
+                    Err(_) => {
                         tracing::debug!("shed: at the concurrency limit");
-                        Ok(Status::resource_exhausted("the server is at its concurrency limit; retry later")
-                            .into_http())
+                        record.m.shed.increment(1);
+                        Status::resource_exhausted("the server is at its concurrency limit; retry later").into_http()
                     }
-                    Some(Ok(_)) | None => match tokio::time::timeout(deadline, inner.call(req)).await {
-                        Ok(result) => result,
-                        Err(_) => {
-                            metrics::counter!("chuhe_requests_timed_out_total", &m.labels).increment(1);
-                            Ok(Status::deadline_exceeded(format!("deadline of {deadline:?} exceeded")).into_http())
+                    Ok(permit) => {
+                        record.permit = permit;
+                        let mut cut = cutoff.tx.subscribe();
+                        // The call first: most answer on their first poll, and then wait for nothing.
+                        tokio::select! {
+                            biased;
+                            result = tokio::time::timeout(deadline, inner.call(req)) => match result {
+                                Ok(Ok(response)) => response,
+                                Ok(Err(e)) => {
+                                    record.finish(tonic::Code::Unknown);
+                                    return Err(e);
+                                }
+                                Err(_) => {
+                                    metrics::counter!("chuhe_requests_timed_out_total", &record.m.labels).increment(1);
+                                    Status::deadline_exceeded(format!("deadline of {deadline:?} exceeded")).into_http()
+                                }
+                            },
+                            _ = cut.wait_for(|cut| *cut) => {
+                                cutoff.cut.fetch_add(1, Ordering::Relaxed);
+                                Cutoff::status().into_http()
+                            }
                         }
-                    },
+                    }
                 };
-                let code = match &response {
-                    Ok(r) => response_code(r),
-                    Err(_) => tonic::Code::Unknown,
-                };
-                let elapsed = start.elapsed().as_secs_f64();
-                m.handled(code).increment(1);
-                m.handling_seconds.record(elapsed);
-                tracing::debug!(code = code_name(code), seconds = elapsed, "handled");
-                response
+                let (mut parts, body) = response.into_parts();
+                if let Some(code) = status_of(&mut parts.headers) {
+                    // Trailers-only: the call is over.
+                    record.finish(code);
+                    return Ok(Response::from_parts(parts, body));
+                }
+                let cut = record.m.streaming.then(|| {
+                    let mut rx = cutoff.tx.subscribe();
+                    Box::pin(async move {
+                        let _ = rx.wait_for(|cut| *cut).await;
+                    }) as BoxFuture<()>
+                });
+                let body = ObservedBody { inner: body, record: Some(record), cut, cutoff, ended: false };
+                Ok(Response::from_parts(parts, Body::new(body)))
             }
             .instrument(span),
         )
     }
 }
 
-/// `/pkg.Service/Method` -> (`pkg.Service`, `Method`).
-fn split_path(path: &str) -> (String, String) {
-    let mut parts = path.trim_start_matches('/').splitn(2, '/');
-    let service = parts.next().unwrap_or_default().to_string();
-    let method = parts.next().unwrap_or_default().to_string();
-    (service, method)
+/// A response body that records its call when it ends (see [`Record`]), gives the gRPC
+/// convention's codes in its trailers, and, for a stream, ends with UNAVAILABLE when
+/// the grace period is over.
+struct ObservedBody {
+    inner: Body,
+    record: Option<Record>,
+    cut: Option<BoxFuture<()>>,
+    cutoff: Cutoff,
+    ended: bool,
 }
 
-fn grpc_type(method: &str) -> &'static str {
-    match method {
-        "AnalyzeStream" | "Watch" | "ServerReflectionInfo" => "server_stream",
-        _ => "unary",
+impl http_body::Body for ObservedBody {
+    type Data = bytes::Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        if self.ended {
+            return Poll::Ready(None);
+        }
+        let polled = Pin::new(&mut self.inner).poll_frame(cx);
+        match polled {
+            Poll::Ready(Some(Ok(mut frame))) => {
+                if let Some(trailers) = frame.trailers_mut() {
+                    let code = status_of(trailers).unwrap_or(tonic::Code::Unknown);
+                    self.finish(code);
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(status))) => {
+                self.finish(status.code());
+                Poll::Ready(Some(Err(status)))
+            }
+            Poll::Ready(None) => {
+                // A gRPC response ends with its trailers; a body without them is no status.
+                self.finish(tonic::Code::Unknown);
+                Poll::Ready(None)
+            }
+            Poll::Pending => {
+                if let Some(cut) = self.cut.as_mut()
+                    && cut.as_mut().poll(cx).is_ready()
+                {
+                    self.cutoff.cut.fetch_add(1, Ordering::Relaxed);
+                    self.finish(tonic::Code::Unavailable);
+                    let mut trailers = HeaderMap::new();
+                    Cutoff::status().add_header(&mut trailers).ok();
+                    return Poll::Ready(Some(Ok(Frame::trailers(trailers))));
+                }
+                Poll::Pending
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.ended || self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+impl ObservedBody {
+    fn finish(&mut self, code: tonic::Code) {
+        self.ended = true;
+        self.cut = None;
+        if let Some(mut record) = self.record.take() {
+            record.finish(code);
+        }
+    }
+}
+
+/// The `grpc-status` of headers or trailers, first given the code the gRPC convention
+/// names for what the framework rejects: a message over the size limit is
+/// RESOURCE_EXHAUSTED (the framework says OUT_OF_RANGE), a message that does not decode
+/// or a malformed frame is INVALID_ARGUMENT (the framework says INTERNAL).
+fn status_of(headers: &mut HeaderMap) -> Option<tonic::Code> {
+    let code = tonic::Code::from_bytes(headers.get("grpc-status")?.as_bytes());
+    let message = headers.get("grpc-message").map_or_else(Vec::new, |m| percent_decoded(m.as_bytes()));
+    let public = public_code(code, &message);
+    if public != code {
+        headers.insert("grpc-status", HeaderValue::from(public as i32));
+    }
+    Some(public)
+}
+
+/// The bytes of a percent-encoded `grpc-message` (a bad escape is kept as it is).
+fn percent_decoded(encoded: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut out = Vec::with_capacity(encoded.len());
+    let mut i = 0;
+    while i < encoded.len() {
+        if encoded[i] == b'%'
+            && let Some(&[h, l]) = encoded.get(i + 1..i + 3)
+            && let (Some(h), Some(l)) = (hex(h), hex(l))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(encoded[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// See [`status_of`].
+pub fn public_code(code: tonic::Code, message: &[u8]) -> tonic::Code {
+    const TOO_LARGE: &[&[u8]] =
+        &[b"Error, decoded message length too large", b"Error, encoded message length too large"];
+    const MALFORMED: &[&[u8]] = &[
+        b"failed to decode Protobuf message",
+        b"protocol error: received message with invalid compression flag",
+        b"Unexpected EOF decoding stream",
+    ];
+    match code {
+        tonic::Code::OutOfRange if TOO_LARGE.iter().any(|p| message.starts_with(p)) => tonic::Code::ResourceExhausted,
+        tonic::Code::Internal if MALFORMED.iter().any(|p| message.starts_with(p)) => tonic::Code::InvalidArgument,
+        _ => code,
     }
 }
 
@@ -212,16 +460,6 @@ pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
     })
 }
 
-/// The status of a response: trailers-only responses (errors) carry `grpc-status` in the
-/// headers; otherwise the call succeeded as far as headers tell.
-fn response_code(r: &Response<Body>) -> tonic::Code {
-    r.headers()
-        .get("grpc-status")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|s| s.parse::<i32>().ok())
-        .map_or(tonic::Code::Ok, tonic::Code::from_i32)
-}
-
 /// Code names as the Go interceptors write them (`OK`, `InvalidArgument`, ...).
 fn code_name(code: tonic::Code) -> &'static str {
     use tonic::Code::*;
@@ -243,5 +481,32 @@ fn code_name(code: tonic::Code) -> &'static str {
         Unavailable => "Unavailable",
         DataLoss => "DataLoss",
         Unauthenticated => "Unauthenticated",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_servers_methods_come_from_its_descriptors() {
+        let methods = methods_of(crate::api::proto::FILE_DESCRIPTOR_SET);
+        let stream = methods.iter().find(|m| m.method == "AnalyzeStream").expect("AnalyzeStream");
+        assert_eq!(stream.service, "chuhe.v1.AnalysisService");
+        assert!(stream.server_streaming);
+        assert!(methods.iter().any(|m| m.method == "ListLegalMoves" && !m.server_streaming));
+        assert!(methods_of(b"\xff not a descriptor").is_empty());
+    }
+
+    #[test]
+    fn framework_codes_follow_the_convention() {
+        use tonic::Code::*;
+        let too_large = b"Error, decoded message length too large: found 9 bytes, the limit is: 4 bytes";
+        assert_eq!(public_code(OutOfRange, too_large), ResourceExhausted);
+        assert_eq!(public_code(Internal, b"failed to decode Protobuf message: invalid wire type"), InvalidArgument);
+        assert_eq!(public_code(Internal, b"Unexpected EOF decoding stream."), InvalidArgument);
+        assert_eq!(public_code(Internal, b"validation task failed"), Internal);
+        assert_eq!(public_code(OutOfRange, b"ply 12 is past the end"), OutOfRange);
+        assert_eq!(percent_decoded(b"Error,%20decoded%2"), b"Error, decoded%2");
     }
 }

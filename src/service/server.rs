@@ -1,24 +1,28 @@
 //! The server: RulesService and NotationService behind the admission/metrics layer,
-//! health, reflection, graceful shutdown.
+//! health, reflection, connections under limits, and a shutdown in steps.
 
 use std::future::Future;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
-use tokio_stream::StreamExt;
-use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
+use tonic::service::Routes;
 
 use super::analysis::Analysis;
-use super::connection::Connection;
-use super::middleware::GrpcLayer;
+use super::auth::{ApiKeys, AuthLayer};
+use super::connections::{ConnectionLimits, Connections};
+use super::middleware::{Cutoff, GrpcLayer, methods_of};
 use super::notation::Notations;
 use super::rules::RulesServer;
+use super::tls::{TlsAcceptor, TlsFiles};
 use crate::api::convert::ContentLimits;
 use crate::api::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
 use crate::engine::{Engine, EngineConfig};
+
+/// The exit status of `chuhe serve` when the grace period ended calls still running.
+pub const EXIT_CALLS_CUT: u8 = 3;
 
 /// Everything an operator can set.
 #[derive(Clone, Debug)]
@@ -27,7 +31,19 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     pub max_message_bytes: usize,
     pub max_game_plies: usize,
+    /// After the shutdown signal: time the server answers NOT_SERVING and still serves
+    /// and accepts, so that balancers and clients stop sending before it stops
+    /// accepting. The library's default is none; `chuhe serve` waits 5 s.
+    pub drain_delay: Duration,
+    /// Time in-flight calls get to finish once the server stops accepting.
     pub grace_period: Duration,
+    pub connections: ConnectionLimits,
+    /// TLS (and client certificates) from these files; none: plaintext.
+    pub tls: Option<TlsFiles>,
+    /// How often the TLS files are looked at for a renewal.
+    pub tls_reload_interval: Duration,
+    /// Tenants and the hashes of their API keys (see [`super::auth`]); none: no keys asked.
+    pub api_keys: Option<PathBuf>,
     pub engine: EngineConfig,
 }
 
@@ -38,19 +54,36 @@ impl Default for ServerConfig {
             request_timeout: Duration::from_secs(30),
             max_message_bytes: 4 * 1024 * 1024,
             max_game_plies: 10_000,
+            drain_delay: Duration::ZERO,
             grace_period: Duration::from_secs(10),
+            connections: ConnectionLimits::default(),
+            tls: None,
+            tls_reload_interval: Duration::from_secs(10),
+            api_keys: None,
             engine: EngineConfig::default(),
         }
     }
 }
 
-/// Serves on a bound listener until `shutdown` resolves; then reports NOT_SERVING, stops
-/// accepting, and lets in-flight requests finish within the grace period.
+/// How a server ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Served {
+    /// Calls still running when the grace period was over, ended with UNAVAILABLE.
+    pub calls_cut: u64,
+    /// Connections still open then, and dropped.
+    pub connections_cut: usize,
+}
+
+/// Serves on a bound listener until `shutdown` resolves; then answers NOT_SERVING,
+/// keeps serving for the drain delay, stops accepting, asks every connection to go and
+/// lets in-flight calls finish within the grace period. Calls still running then end
+/// with UNAVAILABLE (a stream gets it as its last message), and are counted in the
+/// result.
 pub async fn serve(
     config: ServerConfig,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+) -> Result<Served, Box<dyn std::error::Error + Send + Sync>> {
     let limits = ContentLimits { max_game_plies: config.max_game_plies };
     let rules = RulesServer::new(limits, config.max_message_bytes);
     let notations = NotationServiceServer::new(Notations { limits })
@@ -77,45 +110,61 @@ pub async fn serve(
     // v1 for current tools (grpcurl), v1alpha for older clients.
     let (reflection_v1, reflection_v1alpha) = (reflection().build_v1()?, reflection().build_v1alpha()?);
 
-    let (stopping_tx, stopping_rx) = tokio::sync::oneshot::channel::<()>();
-    let reporter = health.clone();
-    let signal = async move {
-        shutdown.await;
-        tracing::info!("shutting down: NOT_SERVING, draining in-flight requests");
-        reporter.set_not_serving::<RulesServer>().await;
-        reporter.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
-        reporter.set_not_serving::<NotationServiceServer<Notations>>().await;
-        reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
-        let _ = stopping_tx.send(());
-    };
-
-    let server = Server::builder()
-        .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout))
-        .add_service(health_service)
+    let methods = [
+        proto::FILE_DESCRIPTOR_SET,
+        tonic_health::pb::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET,
+        tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+    ]
+    .into_iter()
+    .flat_map(methods_of);
+    let api_keys = config.api_keys.as_deref().map(ApiKeys::from_file).transpose()?;
+    if let Some(keys) = &api_keys {
+        tracing::info!(tenants = keys.len(), "API keys required (health checks excepted)");
+    }
+    let cutoff = Cutoff::default();
+    let routes = Routes::new(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(rules)
         .add_service(analysis)
-        .add_service(notations)
-        // Without TCP_NODELAY a response written in two pieces waits for the client's
-        // delayed acknowledgement (about 40 ms).
-        .serve_with_incoming_shutdown(
-            TcpIncoming::from(listener).with_nodelay(Some(true)).map(|stream| stream.map(Connection::from)),
-            signal,
-        );
+        .add_service(notations);
+    let service = tower::ServiceBuilder::new()
+        .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
+        .layer(AuthLayer::new(api_keys))
+        .service(routes);
 
-    let grace = config.grace_period;
-    tokio::select! {
-        result = server => Ok(result?),
-        _ = async move {
-            if stopping_rx.await.is_ok() {
-                tokio::time::sleep(grace).await;
-            } else {
-                std::future::pending::<()>().await;
-            }
-        } => {
-            tracing::warn!("grace period of {grace:?} over; dropping remaining requests");
-            Ok(())
-        }
+    let tls = config.tls.clone().map(TlsAcceptor::new).transpose()?;
+    let reload = tls.as_ref().map(|tls| tls.watch(config.tls_reload_interval));
+    let mut connections = Connections::new(service, config.connections.clone(), tls);
+    let (drain, grace) = (config.drain_delay, config.grace_period);
+    let stop_accepting = async move {
+        shutdown.await;
+        tracing::info!(drain = ?drain, "shutting down: NOT_SERVING, still accepting for the drain delay");
+        health.set_not_serving::<RulesServer>().await;
+        health.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
+        health.set_not_serving::<NotationServiceServer<Notations>>().await;
+        health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+        tokio::time::sleep(drain).await;
+    };
+    connections.accept(listener, stop_accepting).await;
+    if let Some(reload) = reload {
+        reload.abort();
     }
+    // The listener is closed: new clients are refused instead of waiting.
+    tracing::info!(grace = ?grace, "no longer accepting; finishing in-flight calls");
+    let mut served = Served::default();
+    if connections.close(grace).await > 0 {
+        // Running calls end with UNAVAILABLE; give the connections a moment to send it.
+        cutoff.cut();
+        served.connections_cut = connections.close(Duration::from_secs(1)).await;
+        connections.abort().await;
+        served.calls_cut = cutoff.calls_cut();
+        tracing::warn!(
+            calls = served.calls_cut,
+            connections = served.connections_cut,
+            "grace period of {grace:?} over: calls cut off"
+        );
+    }
+    Ok(served)
 }

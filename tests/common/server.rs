@@ -8,7 +8,7 @@ use chuhe::api::proto::{
     rules_service_client::RulesServiceClient,
 };
 use chuhe::engine::EngineConfig;
-use chuhe::service::server::{ServerConfig, serve};
+use chuhe::service::server::{Served, ServerConfig, serve};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tonic::transport::Channel;
@@ -17,7 +17,7 @@ use tonic::transport::Channel;
 pub struct Running {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
-    handle: Option<tokio::task::JoinHandle<()>>,
+    handle: Option<tokio::task::JoinHandle<Served>>,
 }
 
 /// Starts the server with `config` on 127.0.0.1 and an ephemeral port.
@@ -30,7 +30,7 @@ pub async fn start(config: ServerConfig) -> Running {
             let _ = rx.await;
         })
         .await
-        .expect("server runs");
+        .expect("server runs")
     });
     Running { addr, stop: Some(tx), handle: Some(handle) }
 }
@@ -63,9 +63,18 @@ impl Running {
 
     /// Stops the server and waits until it has let go of its port.
     pub async fn shutdown(mut self) {
+        self.signal_shutdown();
+        self.stopped().await;
+    }
+
+    /// Gives the server its shutdown signal (as SIGTERM does), without waiting.
+    pub fn signal_shutdown(&mut self) {
         let _ = self.stop.take().map(|s| s.send(()));
-        if let Some(h) = self.handle.take() {
-            tokio::time::timeout(Duration::from_secs(10), h).await.expect("server stops").unwrap();
-        }
+    }
+
+    /// Waits (at most 20 s) until the server has stopped, and says how.
+    pub async fn stopped(mut self) -> Served {
+        let h = self.handle.take().expect("the server runs");
+        tokio::time::timeout(Duration::from_secs(20), h).await.expect("server stops").unwrap()
     }
 }
