@@ -284,9 +284,26 @@ impl Engine {
         stop: &AtomicBool,
         on_depth: &mut dyn FnMut(&Report),
     ) -> Outcome {
+        self.search_with(&self.tt, game, rules, params, budget, stop, on_depth)
+    }
+
+    /// [`Engine::search`] with a table of the caller's instead of the shared one: a
+    /// search that must not depend on what other requests left in the shared table (an
+    /// audit's, see [`crate::api::audit`]), nor disturb it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_with(
+        &self,
+        tt: &TranspositionTable,
+        game: &AnyGame,
+        rules: Option<RuleSet>,
+        params: &Params,
+        budget: Option<Duration>,
+        stop: &AtomicBool,
+        on_depth: &mut dyn FnMut(&Report),
+    ) -> Outcome {
         let started = Instant::now();
         metrics::counter!("chuhe_searches_started_total").increment(1);
-        let (tt, deadline) = (&*self.tt, deadline(budget));
+        let deadline = deadline(budget);
         let outcome = match (game, rules) {
             (AnyGame::Xiangqi(game), Some(RuleSet::Xiangqi(rules))) => {
                 search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 use cli::analysis::{AnalyzeArgs, run_analyze};
 use cli::args::{PositionArgs, RulesArg};
+use cli::audit::{AuditArgs, run_audit};
 use cli::matches::run_match;
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
@@ -111,6 +112,9 @@ enum Command {
     },
     /// Convert moves from one notation to another, checking each for legality.
     Convert(ConvertArgs),
+    /// Audit a game for fair play: each ply against the engine's lines at a fixed
+    /// budget, then a summary per side.
+    Audit(AuditArgs),
 }
 
 /// Why a command stopped early.
@@ -156,6 +160,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Analyze(args) => run_analyze(args),
         Command::Convert(args) => run_convert(args),
+        Command::Audit(args) => run_audit(args),
         Command::Adjudicate { position, rules, json } => run_adjudicate(&position, rules, json),
         Command::Perft { position, depth, divide } => run_perft(&position, depth, divide),
         Command::Moves { position, json } => run_moves(&position, json),

@@ -145,7 +145,10 @@ async fn call_each(
             loop {
                 match s.message().await {
                     Ok(Some(m)) => last = Some(m),
-                    Ok(None) => break Ok(assert!(last.is_some_and(|m| m.is_final))),
+                    Ok(None) => {
+                        assert!(last.is_some_and(|m| m.is_final));
+                        break Ok(());
+                    }
                     Err(e) => break Err(e),
                 }
             }

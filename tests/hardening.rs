@@ -65,7 +65,7 @@ async fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 async fn call_path(channel: &tonic::transport::Channel, path: &str) -> Result<HealthCheckResponse, tonic::Status> {
     let mut grpc = tonic::client::Grpc::new(channel.clone());
     grpc.ready().await.map_err(|e| tonic::Status::unknown(e.to_string()))?;
-    let path = http::uri::PathAndQuery::from_maybe_shared(path.to_string()).expect("a path");
+    let path = http::uri::PathAndQuery::try_from(path).expect("a path");
     let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
     grpc.unary(tonic::Request::new(HealthCheckRequest::default()), path, codec).await.map(|r| r.into_inner())
 }

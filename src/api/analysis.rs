@@ -23,14 +23,26 @@ struct Job {
     budget: Option<Duration>,
 }
 
-fn parse_root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Error> {
-    list.iter()
+/// Root moves of a request, each read and, where `game` is given, legal in it.
+fn parse_root_moves(list: &[String], field: &str, game: Option<&AnyGame>) -> Result<Vec<Move>, Error> {
+    convert::check_count(list.len(), convert::MAX_ROOT_MOVES, field)?;
+    let moves: Vec<Move> = list
+        .iter()
         .enumerate()
         .map(|(i, t)| {
             Move::parse_iccs(t)
                 .ok_or_else(|| bad_request(format!("{field}[{i}]"), format!("{t:?} is not an ICCS move")))
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    if let Some(game) = game {
+        for (i, &m) in moves.iter().enumerate() {
+            if let Some(reason) = game.explain_illegal(m) {
+                let detail = format!("{m} is illegal: {}", game.describe_reason(reason));
+                return Err(bad_request(format!("{field}[{i}]"), detail));
+            }
+        }
+    }
+    Ok(moves)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -60,8 +72,10 @@ fn job(
         },
         multipv: multipv.max(1) as usize,
         threads: engine.config.threads_per_search,
-        search_moves: parse_root_moves(search_moves, "search_moves")?,
-        exclude_moves: parse_root_moves(exclude_moves, "exclude_moves")?,
+        // A move to search must be legal (else nothing is searched); one to leave out
+        // may be anything.
+        search_moves: parse_root_moves(search_moves, "search_moves", Some(&game))?,
+        exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
     Ok(Job { game, rules, params, budget })

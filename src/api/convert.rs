@@ -530,9 +530,42 @@ pub fn proto_notation(n: Notation) -> proto::Notation {
     }
 }
 
+/// Most entries of a repeated field that multiplies a request's work: notations to
+/// write each move in (there are 8), root moves to search or leave out, events of a
+/// record. Checked before any work.
+pub const MAX_NOTATIONS: usize = 8;
+/// See [`MAX_NOTATIONS`]; more moves than any position has.
+pub const MAX_ROOT_MOVES: usize = 256;
+/// See [`MAX_NOTATIONS`].
+pub const MAX_EVENTS: usize = 256;
+
+/// Checks that a repeated field has at most `max` entries.
+pub fn check_count(len: usize, max: usize, field: &str) -> Result<(), Status> {
+    if len > max {
+        return Err(bad_request(field, format!("{len} entries exceed the limit of {max}")));
+    }
+    Ok(())
+}
+
+/// Checks that a record's events are in the order of their plies, as the API asks.
+pub fn check_event_order(plies: impl Iterator<Item = u32>) -> Result<(), Status> {
+    let mut last = 0;
+    for (i, ply) in plies.enumerate() {
+        if ply < last {
+            return Err(bad_request(
+                format!("events[{i}].ply"),
+                format!("ply {ply} comes before the previous event's {last}: events are given in order of ply"),
+            ));
+        }
+        last = ply;
+    }
+    Ok(())
+}
+
 /// The notations a request asks moves to be rendered in: each requested value with
 /// its notation.
 pub fn notations(values: &[i32], field: &str) -> Result<Vec<(i32, Notation)>, Status> {
+    check_count(values.len(), MAX_NOTATIONS, field)?;
     values.iter().enumerate().map(|(i, &v)| Ok((v, notation(v, &format!("{field}[{i}]"))?))).collect()
 }
 

@@ -4,6 +4,7 @@
 //! the command line's `--json` prints their answers; neither repeats them.
 
 pub mod analysis;
+pub mod audit;
 pub mod convert;
 pub mod error;
 pub mod notation;

@@ -190,6 +190,8 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
     let variant = start.variant();
     let moves = convert::parse_moves(position, "position", limits)?;
     let rules = convert::rule_set(req.rule_set, "rule_set", variant)?;
+    convert::check_count(req.events.len(), convert::MAX_EVENTS, "events")?;
+    convert::check_event_order(req.events.iter().map(|e| e.ply))?;
     let events = req
         .events
         .iter()

@@ -185,6 +185,7 @@ pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Error> {
 }
 
 fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
+    convert::check_count(list.len(), convert::MAX_NOTATIONS, field)?;
     for (i, &n) in list.iter().enumerate() {
         match proto::Notation::try_from(n) {
             Ok(proto::Notation::Unspecified) => {}
@@ -338,6 +339,8 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
     check_rule_set(req.rule_set, "rule_set")?;
     let start = start_position(position, "position")?;
     let moves = parse_moves(position, "position", limits)?;
+    convert::check_count(req.events.len(), convert::MAX_EVENTS, "events")?;
+    convert::check_event_order(req.events.iter().map(|e| e.ply))?;
     let events =
         req.events.iter().enumerate().map(|(i, e)| event(e, &format!("events[{i}]"))).collect::<Result<Vec<_>, _>>()?;
     if let Some((i, e)) = events.iter().enumerate().find(|(_, e)| e.ply > moves.len()) {

@@ -56,11 +56,18 @@ fn check_not_over(game: &Game) -> Result<(), Error> {
     }
 }
 
-fn root_moves(list: &[String], field: &str) -> Result<Vec<Move>, Error> {
-    list.iter()
-        .enumerate()
-        .map(|(i, t)| Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}"))))
-        .collect()
+/// Root moves of a request, each read and, where `game` is given, legal in it.
+fn root_moves(list: &[String], field: &str, game: Option<&Game>) -> Result<Vec<Move>, Error> {
+    super::convert::check_count(list.len(), super::convert::MAX_ROOT_MOVES, field)?;
+    let mut moves = Vec::with_capacity(list.len());
+    for (i, t) in list.iter().enumerate() {
+        let m = Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}")))?;
+        if let Some((_, detail)) = game.and_then(|g| g.explain_illegal(m)) {
+            return Err(bad_request(format!("{field}[{i}]"), format!("{m} is illegal: {detail}")));
+        }
+        moves.push(m);
+    }
+    Ok(moves)
 }
 
 /// The job of an Analyze request (AnalyzeStream's has the same fields).
@@ -78,8 +85,8 @@ fn job(
     let params = Params {
         limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
         multipv: r.multipv.max(1) as usize,
-        search_moves: root_moves(&r.search_moves, "search_moves")?,
-        exclude_moves: root_moves(&r.exclude_moves, "exclude_moves")?,
+        search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,
+        exclude_moves: root_moves(&r.exclude_moves, "exclude_moves", None)?,
     };
     Ok(Job { game, params, budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout) })
 }

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod args;
+pub mod audit;
 pub mod matches;
 pub mod rules;
 pub mod serve;

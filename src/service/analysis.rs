@@ -7,9 +7,9 @@ use std::time::Duration;
 use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
-use crate::api::analysis;
 use crate::api::convert::ContentLimits;
 use crate::api::proto::{self, analysis_service_server::AnalysisService};
+use crate::api::{analysis, audit};
 use crate::engine::Engine;
 
 pub struct Analysis {
@@ -24,6 +24,10 @@ fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
 /// The messages of AnalyzeStream as tonic sends them; dropping it stops the search.
 pub type ProgressStream =
     std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<proto::AnalyzeStreamResponse, Status>> + Send>>;
+
+/// The messages of AuditGameStream as tonic sends them; dropping it stops the audit.
+pub type AuditStream =
+    std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<proto::AuditGameStreamResponse, Status>> + Send>>;
 
 #[tonic::async_trait]
 impl AnalysisService for Analysis {
@@ -57,5 +61,22 @@ impl AnalysisService for Analysis {
     ) -> Result<Response<proto::EvaluateDrawOfferResponse>, Status> {
         let timeout = client_timeout(&request);
         Ok(Response::new(analysis::evaluate_draw_offer(&self.engine, request.get_ref(), self.limits, timeout).await?))
+    }
+
+    async fn audit_game(
+        &self,
+        request: Request<proto::AuditGameRequest>,
+    ) -> Result<Response<proto::AuditGameResponse>, Status> {
+        Ok(Response::new(audit::audit_game(&self.engine, request.get_ref(), self.limits).await?))
+    }
+
+    type AuditGameStreamStream = AuditStream;
+
+    async fn audit_game_stream(
+        &self,
+        request: Request<proto::AuditGameStreamRequest>,
+    ) -> Result<Response<AuditStream>, Status> {
+        let stream = audit::audit_game_stream(&self.engine, request.get_ref(), self.limits).await?;
+        Ok(Response::new(Box::pin(stream.map(Ok))))
     }
 }

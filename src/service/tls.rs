@@ -30,7 +30,7 @@ impl TlsFiles {
     }
 
     /// The modification time and length of each file, to see when one changes.
-    fn stamps(&self) -> Vec<Option<(SystemTime, u64)>> {
+    fn stamps(&self) -> Vec<Option<Stamp>> {
         self.paths().map(|p| std::fs::metadata(p).ok().and_then(|m| Some((m.modified().ok()?, m.len())))).collect()
     }
 }
@@ -40,8 +40,11 @@ impl TlsFiles {
 pub struct TlsAcceptor {
     files: Arc<TlsFiles>,
     current: Arc<RwLock<tokio_rustls::TlsAcceptor>>,
-    stamps: Arc<Mutex<Vec<Option<(SystemTime, u64)>>>>,
+    stamps: Arc<Mutex<Vec<Option<Stamp>>>>,
 }
+
+/// When a file was last changed, and its length: what tells a renewed file.
+type Stamp = (SystemTime, u64);
 
 impl TlsAcceptor {
     /// Reads the files; an error says which one is wrong.

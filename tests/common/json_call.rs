@@ -45,6 +45,9 @@ pub async fn call(channel: &Channel, method: &str, data: &Value) -> Result<Value
         "chuhe.v1.AnalysisService.Analyze" => {
             Ok(response(AnalysisServiceClient::new(c).analyze(request::<proto::AnalyzeRequest>(method, data)).await?))
         }
+        "chuhe.v1.AnalysisService.AuditGame" => Ok(response(
+            AnalysisServiceClient::new(c).audit_game(request::<proto::AuditGameRequest>(method, data)).await?,
+        )),
         "chuhe.v1.AnalysisService.Hint" => {
             Ok(response(AnalysisServiceClient::new(c).hint(request::<proto::HintRequest>(method, data)).await?))
         }
