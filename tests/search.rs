@@ -128,6 +128,21 @@ fn depth_and_node_limits_are_exact() {
 }
 
 #[test]
+fn a_fixed_node_search_is_deterministic() {
+    // One thread, a fresh table, the same node limit: the same move, score and count,
+    // in the opening and in a sharp middlegame.
+    for f in ["startpos", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"] {
+        let g = game(f);
+        let params = || Params { limits: Limits { nodes: Some(60_000), ..Limits::default() }, ..Params::default() };
+        let first = run(&g, params(), &TranspositionTable::new(8));
+        let second = run(&g, params(), &TranspositionTable::new(8));
+        assert_eq!(first.best, second.best, "{f}");
+        assert_eq!(first.report.lines, second.report.lines, "{f}");
+        assert_eq!((first.report.nodes, first.report.depth), (second.report.nodes, second.report.depth), "{f}");
+    }
+}
+
+#[test]
 fn time_limit_overrun_is_bounded() {
     let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
     for ms in [20u64, 150] {
@@ -161,8 +176,8 @@ fn time_limit_overrun_is_bounded() {
 fn the_shared_table_makes_a_repeated_request_cheaper() {
     let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
     let tt = TranspositionTable::new(16);
-    let first = run(&g, depth(7), &tt);
-    let second = run(&g, depth(7), &tt);
+    let first = run(&g, depth(11), &tt);
+    let second = run(&g, depth(11), &tt);
     assert!(
         second.report.nodes * 2 < first.report.nodes,
         "first {} second {}",
@@ -172,8 +187,8 @@ fn the_shared_table_makes_a_repeated_request_cheaper() {
     // A nearby position (after the expected reply) profits too.
     let mut next = g.clone();
     next.play(first.best.unwrap()).unwrap();
-    let fresh = run(&next, depth(6), &TranspositionTable::new(16));
-    let warm = run(&next, depth(6), &tt);
+    let fresh = run(&next, depth(10), &TranspositionTable::new(16));
+    let warm = run(&next, depth(10), &tt);
     assert!(warm.report.nodes < fresh.report.nodes, "warm {} fresh {}", warm.report.nodes, fresh.report.nodes);
 }
 
