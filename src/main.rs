@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use cli::analysis::{AnalyzeArgs, run_analyze};
 use cli::args::{PositionArgs, RulesArg};
 use cli::audit::{AuditArgs, run_audit};
-use cli::matches::run_match;
+use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
 
@@ -97,6 +97,19 @@ enum Command {
         /// Games longer than this many plies are drawn.
         #[arg(long, default_value_t = 300)]
         max_plies: usize,
+        /// How engine A writes ranks: 0 (ICCS, 0-9) or 1 (1-10, as Fairy-Stockfish).
+        #[arg(long, default_value = "0", value_parser = parse_ranks)]
+        ranks_a: chuhe::selfplay::Ranks,
+        /// How engine B writes ranks: 0 or 1.
+        #[arg(long, default_value = "0", value_parser = parse_ranks)]
+        ranks_b: chuhe::selfplay::Ranks,
+        /// Sequential probability ratio test `elo0,elo1` (alpha = beta = 0.05) on the
+        /// pairs of games: stop as soon as it decides.
+        #[arg(long)]
+        sprt: Option<String>,
+        /// Append each game to this file as a PGN-style record.
+        #[arg(long)]
+        pgn: Option<std::path::PathBuf>,
     },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
@@ -149,10 +162,25 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command.unwrap_or_else(|| Command::Serve(ServeArgs::default())) {
         Command::Serve(args) => run_server(args),
-        Command::Match { engine_a, engine_b, option_a, option_b, games, movetime, nodes, openings, max_plies } => {
+        Command::Match {
+            engine_a,
+            engine_b,
+            option_a,
+            option_b,
+            games,
+            movetime,
+            nodes,
+            openings,
+            max_plies,
+            ranks_a,
+            ranks_b,
+            sprt,
+            pgn,
+        } => {
             use chuhe::selfplay::Budget;
             let budget = nodes.map_or(Budget::Movetime(movetime), Budget::Nodes);
-            run_match(&engine_a, &engine_b, &option_a, &option_b, games, budget, &openings, max_plies)
+            let settings = MatchSettings { games, budget, openings, max_plies, sprt, pgn };
+            run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }
         Command::Uci { hash_mb, threads } => {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);

@@ -1,31 +1,123 @@
-//! A match runner: two UCI engines (two builds, or one build with two settings) play
-//! games at a fixed time per move from a small opening book, colours alternating, and
-//! the rules judge every move and every ending. Used to keep only the changes that win.
+//! A match runner: two UCI engines (two builds, one build with two settings, or this
+//! engine and another) play games at a fixed time or node count per move from a small
+//! opening book, colours alternating, and the rules judge every move and every ending.
+//! Used to keep only the changes that win.
 //!
 //! ```text
 //! chuhe match --engine-a "target/release/chuhe uci" --engine-b "/tmp/old/chuhe uci" \
-//!     --games 40 --movetime 100 --openings tests/data/openings.txt
+//!     --games 200 --nodes 30000 --sprt 0,10
 //! ```
+//!
+//! Each engine may write its ranks 0-9 (ICCS, as chuhe does) or 1-10 (as
+//! Fairy-Stockfish does, `--ranks-b 1`); the runner converts both ways. An engine that
+//! offers the `UCI_Variant` option is told `xiangqi`. The score is given with an Elo
+//! estimate and its 95 % interval; with `--sprt elo0,elo1` the match also runs a
+//! sequential probability ratio test (alpha = beta = 0.05) on the pairs of games of
+//! one opening and stops as soon as it accepts either hypothesis.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use crate::rules::history::Game;
 use crate::rules::outcome::GameResult;
-use crate::rules::types::{Color, Move};
+use crate::rules::types::{Color, Move, Square};
 use crate::rules::xiangqi::Position;
 use crate::rules::xiangqi::adjudicate::{RuleSet, judge_position};
+
+/// The Xiangqi start position, as every engine reads it.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// How an engine writes the ranks of a move: from 0 (ICCS) or from 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ranks {
+    #[default]
+    FromZero,
+    FromOne,
+}
+
+impl Ranks {
+    /// `0` or `1`.
+    pub fn parse(s: &str) -> Option<Ranks> {
+        match s.trim() {
+            "0" => Some(Ranks::FromZero),
+            "1" => Some(Ranks::FromOne),
+            _ => None,
+        }
+    }
+
+    /// The text of `m` in this engine's ranks.
+    pub fn write(self, m: Move) -> String {
+        match self {
+            Ranks::FromZero => m.to_string(),
+            Ranks::FromOne => {
+                let point = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
+                format!("{}{}", point(m.from()), point(m.to()))
+            }
+        }
+    }
+
+    /// A move in this engine's ranks (`None` if it is no move's text).
+    pub fn read(self, text: &str) -> Option<Move> {
+        match self {
+            Ranks::FromZero => Move::parse_iccs(text),
+            Ranks::FromOne => {
+                let b = text.trim().as_bytes();
+                let (from, rest) = read_point(b)?;
+                let (to, rest) = read_point(rest)?;
+                if !rest.is_empty() || from == to {
+                    return None;
+                }
+                Some(Move::new(from, to))
+            }
+        }
+    }
+}
+
+/// A point written with a rank from 1 (`a1`..`i10`), and what follows it.
+fn read_point(b: &[u8]) -> Option<(Square, &[u8])> {
+    let (&f, rest) = b.split_first()?;
+    if !(b'a'..=b'i').contains(&f) {
+        return None;
+    }
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let rank: u8 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    if !(1..=10).contains(&rank) {
+        return None;
+    }
+    Some((Square::new(f - b'a', rank - 1), &rest[digits..]))
+}
+
+/// How to start and speak to one engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineConfig {
+    /// The command, split on whitespace.
+    pub command: String,
+    /// UCI options, `(name, value)`, set after the handshake.
+    pub options: Vec<(String, String)>,
+    pub ranks: Ranks,
+}
 
 /// A running UCI engine.
 pub struct Engine {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
+    ranks: Ranks,
 }
 
 impl Engine {
     /// Starts `command` (split on whitespace) and completes the UCI handshake.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, String> {
+        Engine::start_with(&EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero })
+    }
+
+    /// Starts an engine: the handshake, `UCI_Variant xiangqi` if it offers the option
+    /// (and the options do not set it), then the options.
+    pub fn start_with(config: &EngineConfig) -> Result<Engine, String> {
+        let command = &config.command;
         let mut words = command.split_whitespace();
         let program = words.next().ok_or("empty engine command")?;
         let mut child = Command::new(program)
@@ -37,10 +129,21 @@ impl Engine {
             .map_err(|e| format!("cannot start {command:?}: {e}"))?;
         let input = child.stdin.take().ok_or("no stdin")?;
         let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut engine = Engine { child, input, output };
+        let mut engine = Engine { child, input, output, ranks: config.ranks };
         engine.send("uci")?;
-        engine.wait_for("uciok")?;
-        for (name, value) in options {
+        let mut has_variant = false;
+        loop {
+            let line = engine.read_line("uciok")?;
+            if line.starts_with("uciok") {
+                break;
+            }
+            has_variant |= line.starts_with("option name UCI_Variant ");
+        }
+        let sets_variant = config.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"));
+        if has_variant && !sets_variant {
+            engine.send("setoption name UCI_Variant value xiangqi")?;
+        }
+        for (name, value) in &config.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         engine.send("isready")?;
@@ -52,22 +155,34 @@ impl Engine {
         writeln!(self.input, "{line}").and_then(|_| self.input.flush()).map_err(|e| format!("engine input: {e}"))
     }
 
+    fn read_line(&mut self, awaited: &str) -> Result<String, String> {
+        let mut line = String::new();
+        let n = self.output.read_line(&mut line).map_err(|e| format!("engine output: {e}"))?;
+        if n == 0 {
+            return Err(format!("engine exited before {awaited}"));
+        }
+        Ok(line.trim().to_string())
+    }
+
     fn wait_for(&mut self, prefix: &str) -> Result<String, String> {
         loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).map_err(|e| format!("engine output: {e}"))?;
-            if n == 0 {
-                return Err(format!("engine exited before {prefix}"));
-            }
+            let line = self.read_line(prefix)?;
             if line.starts_with(prefix) {
-                return Ok(line.trim().to_string());
+                return Ok(line);
             }
         }
     }
 
-    /// Asks for a move in the game's position.
+    /// Tells the engine a new game begins.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok").map(|_| ())
+    }
+
+    /// Asks for a move in the game's position; its text in ICCS (ranks from 0).
     pub fn best_move(&mut self, start_fen: &str, moves: &[Move], budget: Budget) -> Result<String, String> {
-        let list: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let list: Vec<String> = moves.iter().map(|&m| self.ranks.write(m)).collect();
         let position = if list.is_empty() {
             format!("position fen {start_fen}")
         } else {
@@ -79,7 +194,8 @@ impl Engine {
             Budget::Nodes(n) => format!("go nodes {n}"),
         })?;
         let line = self.wait_for("bestmove")?;
-        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        Ok(self.ranks.read(&text).map_or(text, |m| m.to_string()))
     }
 }
 
@@ -106,6 +222,17 @@ pub enum Verdict {
     AWins,
     Draw,
     BWins,
+}
+
+impl Verdict {
+    /// A's points: 1, ½ or 0.
+    pub fn points(self) -> f64 {
+        match self {
+            Verdict::AWins => 1.0,
+            Verdict::Draw => 0.5,
+            Verdict::BWins => 0.0,
+        }
+    }
 }
 
 pub struct GameRecord {
@@ -136,7 +263,28 @@ pub fn read_openings(text: &str) -> Result<Vec<Vec<Move>>, String> {
     Ok(book)
 }
 
+/// The referee: has the game ended (by the rules, or at `max_plies`)? The verdict for
+/// A (who plays Red if `a_plays_red`) and why.
+pub fn referee(game: &Game, a_plays_red: bool, max_plies: usize) -> Option<(Verdict, String)> {
+    if let Some(r) = judge_position(game, RuleSet::SimplifiedV1) {
+        let verdict = match r.result {
+            GameResult::Win(c) => verdict_for(c, a_plays_red),
+            _ => Verdict::Draw,
+        };
+        return Some((verdict, r.explanation));
+    }
+    if game.plies().len() >= max_plies {
+        return Some((Verdict::Draw, format!("{max_plies} plies played")));
+    }
+    None
+}
+
+fn verdict_for(winner: Color, a_plays_red: bool) -> Verdict {
+    if (winner == Color::Red) == a_plays_red { Verdict::AWins } else { Verdict::BWins }
+}
+
 /// Plays one game; the rules judge each move (an illegal move loses) and each ending.
+/// The verdict, the number of plies, why it ended, and the moves played.
 pub fn play_game(
     a: &mut Engine,
     b: &mut Engine,
@@ -145,41 +293,76 @@ pub fn play_game(
     budget: Budget,
     max_plies: usize,
 ) -> Result<(Verdict, usize, String), String> {
-    const START: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    play_game_recorded(a, b, opening, a_plays_red, budget, max_plies).map(|(v, n, r, _)| (v, n, r))
+}
+
+/// [`play_game`], with the moves of the game.
+pub fn play_game_recorded(
+    a: &mut Engine,
+    b: &mut Engine,
+    opening: &[Move],
+    a_plays_red: bool,
+    budget: Budget,
+    max_plies: usize,
+) -> Result<(Verdict, usize, String, Vec<Move>), String> {
     let mut game = Game::new(Position::startpos());
     for &m in opening {
         game.play_unchecked(m);
     }
-    let verdict_for =
-        |winner: Color| if (winner == Color::Red) == a_plays_red { Verdict::AWins } else { Verdict::BWins };
+    a.new_game()?;
+    b.new_game()?;
     loop {
-        if let Some(r) = judge_position(&game, RuleSet::SimplifiedV1) {
-            let verdict = match r.result {
-                GameResult::Win(c) => verdict_for(c),
-                _ => Verdict::Draw,
-            };
-            return Ok((verdict, game.plies().len(), r.explanation));
-        }
-        if game.plies().len() >= max_plies {
-            return Ok((Verdict::Draw, game.plies().len(), format!("{max_plies} plies played")));
+        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
+        if let Some((verdict, reason)) = referee(&game, a_plays_red, max_plies) {
+            return Ok((verdict, game.plies().len(), reason, moves));
         }
         let mover = game.position().turn();
         let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
-        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
-        let text = engine.best_move(START, &moves, budget)?;
+        let text = engine.best_move(START_FEN, &moves, budget)?;
         match Move::parse_iccs(&text).filter(|m| game.position().is_legal(*m)) {
             Some(m) => {
                 game.play_unchecked(m);
             }
             None => {
                 return Ok((
-                    verdict_for(mover.other()),
+                    verdict_for(mover.other(), a_plays_red),
                     game.plies().len(),
                     format!("{} played illegal {text:?}", mover.name()),
+                    moves,
                 ));
             }
         }
     }
+}
+
+/// One game as a PGN-style record (ICCS moves, ranks from 0).
+pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, reason: &str, moves: &[Move]) -> String {
+    let result = match verdict_red {
+        Verdict::AWins => "1-0",
+        Verdict::Draw => "1/2-1/2",
+        Verdict::BWins => "0-1",
+    };
+    let mut text = format!(
+        "[Event \"chuhe match\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n\
+         [Result \"{result}\"]\n[Termination \"{}\"]\n[FEN \"{START_FEN}\"]\n[Format \"ICCS\"]\n\n",
+        reason.replace('"', "'")
+    );
+    let mut line = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            line.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        line.push_str(&format!("{m} "));
+        if line.len() > 70 {
+            text.push_str(line.trim_end());
+            text.push('\n');
+            line.clear();
+        }
+    }
+    line.push_str(result);
+    text.push_str(&line);
+    text.push_str("\n\n");
+    text
 }
 
 /// Elo difference for a score fraction, and its rough 95% margin for `n` games.
@@ -190,4 +373,209 @@ pub fn elo(score: f64, n: usize) -> (f64, f64) {
     let hi = (s + 1.96 * sd).clamp(0.001, 0.999);
     let margin = -400.0 * (1.0 / hi - 1.0).log10() - diff;
     (diff, margin)
+}
+
+/// The Elo difference of a score fraction.
+pub fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The expected score of an Elo difference.
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo from wins, draws and losses, with its 95 % interval `(low, high)`, from the
+/// games' own variance (draws count).
+pub fn elo_interval(wins: usize, draws: usize, losses: usize) -> (f64, f64, f64) {
+    let n = (wins + draws + losses).max(1) as f64;
+    let s = (wins as f64 + 0.5 * draws as f64) / n;
+    let var = (wins as f64 + 0.25 * draws as f64) / n - s * s;
+    let sd = (var.max(0.0) / n).sqrt();
+    (elo_of(s), elo_of(s - 1.96 * sd), elo_of(s + 1.96 * sd))
+}
+
+/// A sequential probability ratio test of `elo0` against `elo1` (logistic Elo) at
+/// alpha = beta = 0.05.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+}
+
+/// What the test says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    Continue,
+    /// H1 (at least `elo1`) accepted.
+    AcceptH1,
+    /// H0 (at most `elo0`) accepted.
+    AcceptH0,
+}
+
+impl Sprt {
+    /// `(lower, upper)`: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
+    pub fn bounds() -> (f64, f64) {
+        let (alpha, beta) = (0.05f64, 0.05f64);
+        ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+    }
+
+    /// The log-likelihood ratio of samples with these frequencies (`counts[i]` samples
+    /// scored `values[i]`, each in 0..=1), by the generalized SPRT's normal
+    /// approximation: `N (s1 - s0) (2 m - s0 - s1) / (2 v)` with the samples' mean `m`
+    /// and variance `v`, and `s0`, `s1` the scores the two Elo bounds expect.
+    pub fn llr_of(&self, values: &[f64], counts: &[usize]) -> f64 {
+        let n: usize = counts.iter().sum();
+        if n == 0 {
+            return 0.0;
+        }
+        let nf = n as f64;
+        let mean: f64 = values.iter().zip(counts).map(|(v, &c)| v * c as f64).sum::<f64>() / nf;
+        let var: f64 = values.iter().zip(counts).map(|(v, &c)| (v - mean).powi(2) * c as f64).sum::<f64>() / nf;
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
+        nf * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+    }
+
+    /// The ratio from single games (the trinomial model).
+    pub fn llr_trinomial(&self, wins: usize, draws: usize, losses: usize) -> f64 {
+        self.llr_of(&[0.0, 0.5, 1.0], &[losses, draws, wins])
+    }
+
+    /// The ratio from pairs of games (the pentanomial model): `pairs[k]` pairs scored
+    /// `k / 2` points of 2 (k = 0..=4).
+    pub fn llr_pentanomial(&self, pairs: [usize; 5]) -> f64 {
+        self.llr_of(&[0.0, 0.25, 0.5, 0.75, 1.0], &pairs)
+    }
+
+    pub fn state(llr: f64) -> SprtState {
+        let (lower, upper) = Sprt::bounds();
+        if llr >= upper {
+            SprtState::AcceptH1
+        } else if llr <= lower {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_convert_both_ways() {
+        let m = Move::parse_iccs("h2e2").unwrap();
+        assert_eq!(Ranks::FromOne.write(m), "h3e3");
+        assert_eq!(Ranks::FromOne.read("h3e3"), Some(m));
+        let top = Move::parse_iccs("a9a8").unwrap();
+        assert_eq!(Ranks::FromOne.write(top), "a10a9");
+        assert_eq!(Ranks::FromOne.read("a10a9"), Some(top));
+        assert_eq!(Ranks::FromZero.write(top), "a9a8");
+        assert_eq!(Ranks::FromZero.read("a9a8"), Some(top));
+        assert_eq!(Ranks::FromOne.read("a0a1"), None);
+        assert_eq!(Ranks::FromOne.read("a11a1"), None);
+        assert_eq!(Ranks::FromOne.read("e2e2"), None, "a Janggi pass is no Xiangqi move");
+        for from in Square::all() {
+            for to in [Square::new(4, 9), Square::new(0, 0), Square::new(8, 5)] {
+                if from != to {
+                    let m = Move::new(from, to);
+                    assert_eq!(Ranks::FromOne.read(&Ranks::FromOne.write(m)), Some(m));
+                }
+            }
+        }
+        assert_eq!(Ranks::parse("1"), Some(Ranks::FromOne));
+        assert_eq!(Ranks::parse("2"), None);
+    }
+
+    #[test]
+    fn sprt_matches_the_formula_by_hand() {
+        // 60 wins, 20 draws, 20 losses; H0 0 Elo, H1 10 Elo. s0 = 0.5,
+        // s1 = 1 / (1 + 10^(-1/40)) = 0.5143868; mean 0.7; variance
+        // (60 + 20/4) / 100 - 0.49 = 0.16; LLR = 100 * 0.0143868 * (1.4 - 1.0143868) / 0.32.
+        let sprt = Sprt { elo0: 0.0, elo1: 10.0 };
+        let s1 = 1.0 / (1.0 + 10f64.powf(-10.0 / 400.0));
+        assert!((s1 - 0.514_386_8).abs() < 1e-6);
+        let by_hand = 100.0 * (s1 - 0.5) * (1.4 - 0.5 - s1) / (2.0 * 0.16);
+        let llr = sprt.llr_trinomial(60, 20, 20);
+        assert!((llr - by_hand).abs() < 1e-9, "{llr} {by_hand}");
+        assert!((llr - 1.7337).abs() < 1e-3, "{llr}");
+        // Bounds: ln(0.05 / 0.95) and ln(0.95 / 0.05).
+        let (lo, hi) = Sprt::bounds();
+        assert!((lo + 2.944_438_98).abs() < 1e-6 && (hi - 2.944_438_98).abs() < 1e-6);
+        assert_eq!(Sprt::state(llr), SprtState::Continue);
+        assert_eq!(Sprt::state(3.0), SprtState::AcceptH1);
+        assert_eq!(Sprt::state(-3.0), SprtState::AcceptH0);
+        // A score exactly halfway between s0 and s1 is no evidence either way.
+        let sym = Sprt { elo0: -10.0, elo1: 10.0 };
+        assert!(sym.llr_trinomial(30, 40, 30).abs() < 1e-9);
+        // Pentanomial: 10 pairs at 2/2, 10 at 1/2, 10 at 0/2 has mean 0.5.
+        assert!(sym.llr_pentanomial([10, 0, 10, 0, 10]).abs() < 1e-9);
+        // 20 pairs 1.5/2 and 10 pairs 1/2: mean (20 * 0.75 + 10 * 0.5) / 30 = 2/3, variance
+        // (20 * (1/12)^2 + 10 * (1/6)^2) / 30 = 1/72.
+        let llr = sprt.llr_pentanomial([0, 0, 10, 20, 0]);
+        let by_hand = 30.0 * (s1 - 0.5) * (4.0 / 3.0 - 0.5 - s1) / (2.0 / 72.0);
+        assert!((llr - by_hand).abs() < 1e-9, "{llr} {by_hand}");
+        assert!(sprt.llr_trinomial(0, 0, 0) == 0.0);
+    }
+
+    #[test]
+    fn elo_interval_brackets_the_estimate() {
+        let (e, lo, hi) = elo_interval(60, 20, 20);
+        // Score 0.7: -400 log10(1/0.7 - 1) = 147.2; sd = sqrt(0.16 / 100) = 0.04.
+        assert!((e - 147.19).abs() < 0.01, "{e}");
+        assert!((lo - elo_of(0.7 - 1.96 * 0.04)).abs() < 1e-9 && (hi - elo_of(0.7 + 1.96 * 0.04)).abs() < 1e-9);
+        assert!(lo < e && e < hi);
+        let (e, lo, hi) = elo_interval(10, 80, 10);
+        assert!(e.abs() < 1e-9 && (lo + hi).abs() < 1e-9);
+        assert!((score_of(elo_of(0.3)) - 0.3).abs() < 1e-12);
+    }
+
+    fn game_of(fen: &str, moves: &[&str]) -> Game {
+        let mut game = Game::new(crate::notation::fen::xiangqi(fen).unwrap());
+        for m in moves {
+            game.play(Move::parse_iccs(m).unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_referee_sees_mate() {
+        // Red's chariot mates on the back rank: Black to move has no reply.
+        let game = game_of("3k5/9/3P5/9/9/9/9/9/R8/4K4 w - - 0 1", &["a1a9"]);
+        let (verdict, reason) = referee(&game, true, 300).expect("mate ends the game");
+        assert_eq!(verdict, Verdict::AWins, "{reason}");
+        let (verdict, _) = referee(&game, false, 300).unwrap();
+        assert_eq!(verdict, Verdict::BWins);
+        // The same position one move earlier goes on.
+        assert!(referee(&game_of("3k5/9/3P5/9/9/9/9/9/R8/4K4 w - - 0 1", &[]), true, 300).is_none());
+    }
+
+    #[test]
+    fn the_referee_ends_repetitions_and_long_games() {
+        // Both sides shuffle their chariots: a third occurrence with no check or chase
+        // is a draw.
+        let shuffle = ["a0a1", "i9i8", "a1a0", "i8i9"];
+        let moves: Vec<&str> = shuffle.iter().cycle().take(8).copied().collect();
+        let game = game_of("3k4r/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", &moves);
+        let (verdict, reason) = referee(&game, true, 300).expect("the repetition ends the game");
+        assert_eq!(verdict, Verdict::Draw, "{reason}");
+        let short = game_of("3k4r/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", &moves[..2]);
+        assert!(referee(&short, true, 300).is_none());
+        let (verdict, reason) = referee(&short, true, 2).unwrap();
+        assert_eq!(verdict, Verdict::Draw);
+        assert!(reason.contains("2 plies"));
+    }
+
+    #[test]
+    fn a_record_lists_the_moves() {
+        let moves: Vec<Move> = ["h2e2", "h9g7", "h0g2"].iter().map(|m| Move::parse_iccs(m).unwrap()).collect();
+        let text = game_record(3, "new", "base", Verdict::AWins, "checkmate", &moves);
+        assert!(text.contains("[Result \"1-0\"]") && text.contains("[Round \"3\"]"));
+        assert!(text.contains("1. h2e2 h9g7 2. h0g2 1-0"), "{text}");
+    }
 }

@@ -68,13 +68,15 @@ fn finds_mates_in_one_two_and_three() {
             "{fen_text} is not a mate in {n}"
         );
         let tt = TranspositionTable::new(8);
-        let outcome = run(&g, depth(2 * n + 2), &tt);
+        // The search stops once its depth is well past the mate (before this limit).
+        let outcome = run(&g, depth(2 * n + 8), &tt);
         assert_eq!(outcome.report.lines[0].score, Score::Mate(n as i32), "{fen_text}");
         let best = outcome.best.unwrap();
         let undo = pos.play_unchecked(best);
         assert!(forced_after(&mut pos, n), "{fen_text}: {best} does not mate in {n}");
         pos.undo(best, undo);
         assert_eq!(outcome.stop_reason, StopReason::MateFound);
+        assert!(outcome.report.depth < 2 * n + 8, "{fen_text}: stopped at depth {}", outcome.report.depth);
     }
 }
 
@@ -128,6 +130,21 @@ fn depth_and_node_limits_are_exact() {
 }
 
 #[test]
+fn a_fixed_node_search_is_deterministic() {
+    // One thread, a fresh table, the same node limit: the same move, score and count,
+    // in the opening and in a sharp middlegame.
+    for f in ["startpos", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"] {
+        let g = game(f);
+        let params = || Params { limits: Limits { nodes: Some(60_000), ..Limits::default() }, ..Params::default() };
+        let first = run(&g, params(), &TranspositionTable::new(8));
+        let second = run(&g, params(), &TranspositionTable::new(8));
+        assert_eq!(first.best, second.best, "{f}");
+        assert_eq!(first.report.lines, second.report.lines, "{f}");
+        assert_eq!((first.report.nodes, first.report.depth), (second.report.nodes, second.report.depth), "{f}");
+    }
+}
+
+#[test]
 fn time_limit_overrun_is_bounded() {
     let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
     for ms in [20u64, 150] {
@@ -165,8 +182,8 @@ fn time_limit_overrun_is_bounded() {
 fn the_shared_table_makes_a_repeated_request_cheaper() {
     let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
     let tt = TranspositionTable::new(16);
-    let first = run(&g, depth(7), &tt);
-    let second = run(&g, depth(7), &tt);
+    let first = run(&g, depth(11), &tt);
+    let second = run(&g, depth(11), &tt);
     assert!(
         second.report.nodes * 2 < first.report.nodes,
         "first {} second {}",
@@ -176,8 +193,8 @@ fn the_shared_table_makes_a_repeated_request_cheaper() {
     // A nearby position (after the expected reply) profits too.
     let mut next = g.clone();
     next.play(first.best.unwrap()).unwrap();
-    let fresh = run(&next, depth(6), &TranspositionTable::new(16));
-    let warm = run(&next, depth(6), &tt);
+    let fresh = run(&next, depth(10), &TranspositionTable::new(16));
+    let warm = run(&next, depth(10), &tt);
     assert!(warm.report.nodes < fresh.report.nodes, "warm {} fresh {}", warm.report.nodes, fresh.report.nodes);
 }
 

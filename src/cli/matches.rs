@@ -1,19 +1,31 @@
-//! `chuhe match`: two UCI engines play from an opening book, the rules as referee.
+//! `chuhe match`: two UCI engines play from an opening book, the rules as referee;
+//! a score with Elo and its interval, and a sequential test that may stop it early.
 
 use crate::Failure;
 
-#[allow(clippy::too_many_arguments)]
+pub fn parse_ranks(s: &str) -> Result<chuhe::selfplay::Ranks, String> {
+    chuhe::selfplay::Ranks::parse(s).ok_or_else(|| format!("ranks {s:?}: 0 or 1"))
+}
+
+/// The conditions of a match.
+pub struct MatchSettings {
+    pub games: usize,
+    pub budget: chuhe::selfplay::Budget,
+    pub openings: std::path::PathBuf,
+    pub max_plies: usize,
+    pub sprt: Option<String>,
+    pub pgn: Option<std::path::PathBuf>,
+}
+
+/// Plays the match: each opening with both colours (a pair of games), and prints each
+/// game, the score with Elo and its 95 % interval, and the test's state if one runs.
 pub fn run_match(
-    engine_a: &str,
-    engine_b: &str,
-    option_a: &[String],
-    option_b: &[String],
-    games: usize,
-    budget: chuhe::selfplay::Budget,
-    openings: &std::path::Path,
-    max_plies: usize,
+    a: (&str, &[String], chuhe::selfplay::Ranks),
+    b: (&str, &[String], chuhe::selfplay::Ranks),
+    settings: &MatchSettings,
 ) -> Result<(), Failure> {
-    use chuhe::selfplay::{Engine, Verdict, elo, play_game, read_openings};
+    use chuhe::selfplay::{Engine, EngineConfig, Sprt, SprtState, Verdict, elo_interval, game_record};
+    use chuhe::selfplay::{play_game_recorded, read_openings};
     let options = |list: &[String]| -> Result<Vec<(String, String)>, Failure> {
         list.iter()
             .map(|o| {
@@ -23,20 +35,38 @@ pub fn run_match(
             })
             .collect()
     };
+    let sprt = match &settings.sprt {
+        None => None,
+        Some(text) => {
+            let bounds: Option<Vec<f64>> = text.split(',').map(|x| x.trim().parse().ok()).collect();
+            match bounds.as_deref() {
+                Some(&[elo0, elo1]) if elo0 < elo1 => Some(Sprt { elo0, elo1 }),
+                _ => return Err(Failure::Message(format!("--sprt {text:?}: elo0,elo1 with elo0 < elo1"))),
+            }
+        }
+    };
+    let openings = &settings.openings;
     let text =
         std::fs::read_to_string(openings).map_err(|e| Failure::Message(format!("{}: {e}", openings.display())))?;
     let book = read_openings(&text).map_err(Failure::Message)?;
     if book.is_empty() {
         return Err(Failure::Message("the opening book is empty".into()));
     }
-    let mut a = Engine::start(engine_a, &options(option_a)?).map_err(Failure::Message)?;
-    let mut b = Engine::start(engine_b, &options(option_b)?).map_err(Failure::Message)?;
+    let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks)| -> Result<EngineConfig, Failure> {
+        Ok(EngineConfig { command: command.to_string(), options: options(opts)?, ranks })
+    };
+    let mut ea = Engine::start_with(&config(a)?).map_err(Failure::Message)?;
+    let mut eb = Engine::start_with(&config(b)?).map_err(Failure::Message)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for i in 0..games {
+    let mut pairs = [0usize; 5];
+    let mut pair_points = 0.0;
+    let mut state = SprtState::Continue;
+    for i in 0..settings.games {
         let opening = (i / 2) % book.len();
         let a_red = i % 2 == 0;
-        let (verdict, plies, reason) =
-            play_game(&mut a, &mut b, &book[opening], a_red, budget, max_plies).map_err(Failure::Message)?;
+        let (verdict, plies, reason, moves) =
+            play_game_recorded(&mut ea, &mut eb, &book[opening], a_red, settings.budget, settings.max_plies)
+                .map_err(Failure::Message)?;
         match verdict {
             Verdict::AWins => wins += 1,
             Verdict::Draw => draws += 1,
@@ -49,10 +79,52 @@ pub fn run_match(
             if a_red { "red" } else { "black" },
             verdict
         );
+        if let Some(path) = &settings.pgn {
+            let (red, black) = if a_red { ("A", "B") } else { ("B", "A") };
+            let red_verdict = match (verdict, a_red) {
+                (v, true) => v,
+                (Verdict::AWins, false) => Verdict::BWins,
+                (Verdict::BWins, false) => Verdict::AWins,
+                (Verdict::Draw, false) => Verdict::Draw,
+            };
+            let record = game_record(i + 1, red, black, red_verdict, &reason, &moves);
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| std::io::Write::write_all(&mut f, record.as_bytes()))
+                .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        }
+        pair_points += verdict.points();
+        if i % 2 == 1 {
+            pairs[(pair_points * 2.0).round() as usize] += 1;
+            pair_points = 0.0;
+            if let Some(test) = sprt {
+                let llr = test.llr_pentanomial(pairs);
+                state = Sprt::state(llr);
+                let (lower, upper) = Sprt::bounds();
+                out!("sprt llr {llr:.2} ({lower:.2}, {upper:.2}) pairs {pairs:?}");
+                if state != SprtState::Continue {
+                    break;
+                }
+            }
+        }
     }
     let n = wins + draws + losses;
     let score = (wins as f64 + 0.5 * draws as f64) / n.max(1) as f64;
-    let (diff, margin) = elo(score, n);
-    out!("A: +{wins} ={draws} -{losses}  score {:.1}%  Elo {diff:+.0} ± {margin:.0}", score * 100.0);
+    let (diff, low, high) = elo_interval(wins, draws, losses);
+    out!(
+        "A: +{wins} ={draws} -{losses}  score {:.1}%  Elo {diff:+.0} ± {:.0} (95 %: {low:+.0} to {high:+.0})",
+        score * 100.0,
+        (high - low) / 2.0
+    );
+    if let Some(test) = sprt {
+        let verdict = match state {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "undecided",
+        };
+        out!("SPRT [{}, {}]: {verdict}, llr {:.2}", test.elo0, test.elo1, test.llr_pentanomial(pairs));
+    }
     Ok(())
 }

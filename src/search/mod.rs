@@ -20,6 +20,7 @@
 pub mod draw_offer;
 pub mod eval;
 pub mod janggi_eval;
+pub mod see;
 pub mod three_kingdoms;
 pub mod tt;
 
@@ -59,6 +60,8 @@ pub trait Searchable: Clone + Send + Sync {
         true
     }
     fn in_check(&self) -> bool;
+    /// Would `m` (legal) give check?
+    fn gives_check(&self, m: Move) -> bool;
     fn key(&self) -> u64;
     fn board(&self) -> &Board;
     fn turn(&self) -> Color;
@@ -80,6 +83,12 @@ pub trait Searchable: Clone + Send + Sync {
     fn material_after(&self, material: Self::Material, m: Move) -> Self::Material;
     /// The evaluation from the side to move's view, given the current material.
     fn evaluate(&self, material: Self::Material) -> i32;
+    /// Does `m` (legal) lose less than `threshold` by the exchange on its target
+    /// point? Without a static exchange evaluation every move passes.
+    #[inline(always)]
+    fn see_ge(&self, _m: Move, _threshold: i32) -> bool {
+        true
+    }
 }
 
 /// A game the search can start from: its position, its history and its rules.
@@ -152,6 +161,10 @@ macro_rules! same_named_methods {
             <$pos>::in_check(self)
         }
         #[inline(always)]
+        fn gives_check(&self, m: Move) -> bool {
+            <$pos>::gives_check(self, m)
+        }
+        #[inline(always)]
         fn key(&self) -> u64 {
             <$pos>::key(self)
         }
@@ -210,6 +223,10 @@ impl Searchable for xiangqi::Position {
     #[inline(always)]
     fn evaluate(&self, material: eval::Material) -> i32 {
         eval::evaluate_with(self, material)
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::see_ge(xiangqi::Position::board(self), m, threshold)
     }
 }
 
@@ -276,8 +293,39 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const RULED_WIN: i32 = 20_000;
 const INFINITY: i32 = 31_000;
 pub const MAX_PLY: usize = 120;
-/// Futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 150;
+/// Plies past twice a mate's length after which the search stops on it.
+const MATE_MARGIN: u32 = 4;
+/// Futility pruning of quiet moves: at most this reduced depth, with this margin.
+const FUTILITY_DEPTH: i32 = 6;
+const FUTILITY_BASE: i32 = 150;
+const FUTILITY_MARGIN: i32 = 120;
+/// Reverse futility: at most this depth, with this margin per ply.
+const RFP_DEPTH: i32 = 7;
+const RFP_MARGIN: i32 = 110;
+/// Null-move cutoffs from this depth on are verified by a search without one.
+const NULL_VERIFY_DEPTH: i32 = 12;
+/// Captures losing more than this per ply by the exchange are pruned up to this depth.
+const SEE_PRUNE_DEPTH: i32 = 6;
+const SEE_CAPTURE_MARGIN: i32 = 120;
+/// Quiet moves with a history below minus this per ply are pruned near the horizon.
+const HISTORY_PRUNE_DEPTH: i32 = 3;
+const HISTORY_PRUNE_MARGIN: i32 = 2000;
+/// Singular extensions from this depth on.
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_ENABLED: bool = false;
+/// Quiescence: delta and exchange pruning of captures.
+const QS_PRUNING: bool = true;
+const QS_DELTA: i32 = 200;
+/// Late-move reductions: `LMR_BASE + ln(depth) ln(count) / LMR_DIVISOR`, less one per
+/// this much history.
+const LMR_BASE: f64 = 0.75;
+const LMR_DIVISOR: f64 = 2.25;
+const LMR_HISTORY_DIVISOR: i32 = 8192;
+/// History values stay within this bound.
+const HISTORY_MAX: i32 = 16_384;
+/// Continuation-history slots: a piece and its target point, and one for none.
+const CONT_SLOTS: usize = 14 * 90 + 1;
+const CONT_NONE: usize = 14 * 90;
 
 /// A score for the outside world.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -449,8 +497,21 @@ struct Worker<'a, P: Searchable> {
     flushed: u64,
     stopped: bool,
     seldepth: usize,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
-    history: Box<[[i32; 90]; 90]>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// Quiet moves by side, origin and target.
+    history: Box<[[[i32; 90]; 90]; 2]>,
+    /// Captures by moving piece, target and victim kind.
+    capture_history: Box<[[[i32; 7]; 90]; 14]>,
+    /// Quiet moves after a move: `[previous slot * CONT_SLOTS + slot]`.
+    cont: Box<[i16]>,
+    /// The quiet move that refuted a move last, by that move's slot.
+    counters: Box<[Option<Move>]>,
+    /// Static evaluation at each ply of the path (`-INFINITY` in check).
+    eval_stack: [i32; MAX_PLY + 2],
+    /// The slot of the move played at each ply of the path.
+    cont_stack: [usize; MAX_PLY + 2],
+    /// The move a singular-extension search leaves out at each ply.
+    excluded: [Option<Move>; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<Move>,
@@ -492,8 +553,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
             flushed: 0,
             stopped: false,
             seldepth: 0,
-            killers: [[None; 2]; MAX_PLY + 1],
-            history: Box::new([[0; 90]; 90]),
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[[0; 90]; 90]; 2]),
+            capture_history: Box::new([[[0; 7]; 90]; 14]),
+            cont: vec![0; CONT_SLOTS * CONT_SLOTS].into_boxed_slice(),
+            counters: vec![None; CONT_SLOTS].into_boxed_slice(),
+            eval_stack: [0; MAX_PLY + 2],
+            cont_stack: [CONT_NONE; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
             pv: Box::new([[Move::PASS; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves,
@@ -554,8 +621,11 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if self.id != 0 && self.shared.done.load(Ordering::Relaxed) {
                 break;
             }
-            let mate_proven =
-                best.first().is_some_and(|l| matches!(l.score, Score::Mate(n) if n > 0 && (2 * n as u32) <= depth));
+            // A mate found is the shortest once the depth has gone well past it: reductions
+            // and late-move pruning can hide a shorter one for a few plies.
+            let mate_proven = best
+                .first()
+                .is_some_and(|l| matches!(l.score, Score::Mate(n) if n > 0 && 2 * n as u32 + MATE_MARGIN <= depth));
             if mate_proven && multipv == 1 {
                 reason = StopReason::MateFound;
                 break;
@@ -741,8 +811,10 @@ impl<'a, P: Searchable> Worker<'a, P> {
             return self.evaluate();
         }
         let pv_node = beta - alpha > 1;
+        let excluded = self.excluded[ply];
         let key = self.pos.key() ^ P::SALT;
-        let entry = self.shared.tt.probe(key);
+        // A search that leaves a move out is not the position's search: no table.
+        let entry = if excluded.is_some() { None } else { self.shared.tt.probe(key) };
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry
             && !pv_node
@@ -757,18 +829,54 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 _ => {}
             }
         }
-        let static_eval = if in_check { -INFINITY } else { entry.map_or_else(|| self.evaluate(), |e| e.eval as i32) };
-        if !pv_node && !in_check && ply > 0 {
+        let static_eval = if in_check {
+            -INFINITY
+        } else if excluded.is_some() {
+            self.eval_stack[ply]
+        } else {
+            entry.map_or_else(|| self.evaluate(), |e| e.eval as i32)
+        };
+        // The table's score, where its bound allows, is a better guess than the
+        // static evaluation.
+        let mut eval = static_eval;
+        if let Some(e) = entry
+            && !in_check
+        {
+            let s = from_tt(e.score as i32, ply);
+            if s.abs() < MATE_BOUND
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                }
+            {
+                eval = s;
+            }
+        }
+        self.eval_stack[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
+        self.killers[ply + 1] = [None; 2];
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta near the horizon.
-            if depth <= 3 && static_eval - 120 * depth >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= RFP_DEPTH
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && beta.abs() < MATE_BOUND
+                && eval.abs() < MATE_BOUND
+            {
+                return eval;
             }
             // Null move: give the turn away; if still above beta, cut.
-            if allow_null && depth >= 3 && static_eval >= beta && self.has_big_pieces() && self.pos.null_move_allowed()
+            if allow_null
+                && depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && self.has_big_pieces()
+                && self.pos.null_move_allowed()
             {
-                let r = 2 + depth / 4;
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.pos.toggle_turn();
                 self.push(Move::PASS, false, true);
+                self.cont_stack[ply] = CONT_NONE;
                 // The opponent cannot be in check: we were to move in a legal position.
                 let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
                 self.pop();
@@ -777,9 +885,25 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     return 0;
                 }
                 if score >= beta {
-                    return if score > MATE_BOUND { beta } else { score };
+                    let score = if score > MATE_BOUND { beta } else { score };
+                    if depth < NULL_VERIFY_DEPTH {
+                        return score;
+                    }
+                    // Deep down, make sure it is no zugzwang: the same search without
+                    // a null move.
+                    let v = self.negamax(depth - 1 - r, beta - 1, beta, ply, false, false);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return score;
+                    }
                 }
             }
+        }
+        // Internal iterative reduction: with no move from the table, search less deep.
+        if depth >= 4 && tt_move.is_none() && excluded.is_none() {
+            depth -= 1;
         }
 
         let mut list = MoveList::new();
@@ -798,48 +922,112 @@ impl<'a, P: Searchable> Worker<'a, P> {
         }
         let mut scores = [0i32; MoveList::CAPACITY];
         self.order(&list, &mut scores, tt_move, ply);
+        let counter = self.counter_move(ply);
 
-        // Futility: near the horizon, far below alpha, quiet moves cannot catch up.
-        let futile = !pv_node
-            && !in_check
-            && ply > 0
-            && depth <= 2
-            && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_MARGIN * depth <= alpha;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
+        let mut move_count = 0usize;
+        let mut skip_quiets = false;
         let n = list.len();
         for i in 0..n {
             let m = pick(&mut list, &mut scores, i);
+            if Some(m) == excluded {
+                continue;
+            }
             let capture = self.pos.captured(m).is_some();
+            let slot = self.slot_of(m);
+            let quiet_history = if capture { 0 } else { self.quiet_history(m, slot, ply) };
+            let killer_or_counter = !capture && (self.is_killer(ply, m) || counter == Some(m));
+            let lmr_depth = (depth - 1 - reduction(depth, move_count + 1)).max(0);
+            // A capture that loses material by the exchange (ordered after the quiets).
+            let bad_capture = capture && scores[i] < 0;
+            if ply > 0 && !in_check && best > -MATE_BOUND {
+                if capture {
+                    if bad_capture
+                        && depth <= SEE_PRUNE_DEPTH
+                        && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
+                        && !self.pos.gives_check(m)
+                    {
+                        continue;
+                    }
+                } else if !m.is_pass() {
+                    // (A pass may end the game: it is never pruned.)
+                    if !skip_quiets && move_count + 1 > lmp_limit(depth, improving) {
+                        skip_quiets = true;
+                    }
+                    if skip_quiets {
+                        continue;
+                    }
+                    let futile =
+                        lmr_depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha;
+                    let unpromising = lmr_depth <= HISTORY_PRUNE_DEPTH && quiet_history < -HISTORY_PRUNE_MARGIN * depth;
+                    if (futile || unpromising) && !self.pos.gives_check(m) {
+                        continue;
+                    }
+                }
+            }
+
+            // Singular extension: is the table move far better than every other?
+            let mut extension = 0;
+            if ply > 0
+                && depth >= SINGULAR_DEPTH
+                && Some(m) == tt_move
+                && excluded.is_none()
+                && let Some(e) = entry
+                && e.bound != Bound::Upper
+                && e.depth as i32 >= depth - 3
+                && (e.score as i32).abs() < MATE_BOUND
+                && SINGULAR_ENABLED
+            {
+                let tt_score = from_tt(e.score as i32, ply);
+                let singular_beta = tt_score - 2 * depth;
+                self.excluded[ply] = Some(m);
+                let v = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, false, false);
+                self.excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: more than one move beats beta.
+                    return singular_beta;
+                }
+            }
+
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play(m);
             let gives_check = self.pos.in_check();
             self.push(m, gives_check, capture);
-            let quiet = !capture && !gives_check;
-            if futile && i > 0 && quiet && !self.is_killer(ply, m) {
-                self.pop();
-                self.pos.unplay(m, undo);
-                self.material = saved;
-                continue;
-            }
+            self.cont_stack[ply] = slot;
+            move_count += 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
-            if i == 0 {
-                score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
+            if move_count == 1 {
+                score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true, gives_check);
             } else {
-                let reduction = if depth >= 3 && i >= 3 && quiet && !in_check && !self.is_killer(ply, m) {
-                    1 + (i >= 8) as i32 + (depth >= 7) as i32
-                } else {
-                    0
-                };
-                score = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, true, gives_check);
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1, true, gives_check);
+                let mut r = 0;
+                if depth >= 3 && move_count > 1 + pv_node as usize && (!capture || bad_capture) {
+                    r = reduction(depth, move_count);
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r -= killer_or_counter as i32;
+                    r -= gives_check as i32;
+                    if !capture {
+                        r -= quiet_history / LMR_HISTORY_DIVISOR;
+                    }
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                score = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, true, gives_check);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, true, gives_check);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(depth - 1, -beta, -alpha, ply + 1, true, gives_check);
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, true, gives_check);
                 }
             }
             self.pop();
@@ -860,13 +1048,19 @@ impl<'a, P: Searchable> Worker<'a, P> {
                     }
                     self.pv_len[ply] = child_len;
                     if alpha >= beta {
-                        if !capture {
-                            self.remember_quiet(ply, m, depth);
-                        }
+                        self.reward(ply, depth, m, capture, &quiets_tried, &captures_tried);
                         break;
                     }
                 }
             }
+            if capture {
+                captures_tried.push(m);
+            } else {
+                quiets_tried.push(m);
+            }
+        }
+        if move_count == 0 && excluded.is_some() {
+            return alpha;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -875,7 +1069,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
         } else {
             Bound::Upper
         };
-        if ply > 0 || self.root_skip.is_empty() {
+        if excluded.is_none() && (ply > 0 || self.root_skip.is_empty()) {
             self.shared.tt.store(
                 key,
                 best_move,
@@ -899,7 +1093,23 @@ impl<'a, P: Searchable> Worker<'a, P> {
         if self.pos.is_ended() {
             return self.ended_score(ply);
         }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key() ^ P::SALT;
+        let entry = self.shared.tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+        {
+            let s = from_tt(e.score as i32, ply);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+        }
+        let tt_move = entry.and_then(|e| e.mv);
         let mut best = -INFINITY;
+        let mut stand = -INFINITY;
         let mut list = MoveList::new();
         if in_check {
             self.pos.legal_moves(&mut list);
@@ -907,7 +1117,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 return -MATE + ply as i32;
             }
         } else {
-            let stand = self.evaluate();
+            stand = entry.map_or_else(|| self.evaluate(), |e| e.eval as i32);
             if stand >= beta {
                 return stand;
             }
@@ -916,9 +1126,20 @@ impl<'a, P: Searchable> Worker<'a, P> {
             self.pos.legal_captures(&mut list);
         }
         let mut scores = [0i32; MoveList::CAPACITY];
-        self.order(&list, &mut scores, None, ply);
+        self.order(&list, &mut scores, tt_move, ply);
         for i in 0..list.len() {
             let m = pick(&mut list, &mut scores, i);
+            if !in_check && QS_PRUNING {
+                let victim = self.pos.captured(m).map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
+                // Delta pruning: even the victim and a margin cannot lift alpha.
+                if stand + victim + QS_DELTA <= alpha {
+                    continue;
+                }
+                // A capture that loses material by the exchange.
+                if scores[i] < 0 {
+                    continue;
+                }
+            }
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play(m);
@@ -957,32 +1178,147 @@ impl<'a, P: Searchable> Worker<'a, P> {
         self.killers[ply].contains(&Some(m))
     }
 
-    fn remember_quiet(&mut self, ply: usize, m: Move, depth: i32) {
-        if self.killers[ply][0] != Some(m) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(m);
+    /// The continuation-history slot of `m` (not yet played): its piece and target.
+    #[inline]
+    fn slot_of(&self, m: Move) -> usize {
+        if m.is_pass() {
+            return CONT_NONE;
         }
-        let h = &mut self.history[m.from().index()][m.to().index()];
-        *h = (*h + depth * depth).min(1 << 20);
+        self.pos.board().piece_at(m.from()).map_or(CONT_NONE, |p| p.index() * 90 + m.to().index())
+    }
+
+    /// The slot of the move played `back` plies before the position at `ply`.
+    #[inline]
+    fn slot_back(&self, ply: usize, back: usize) -> usize {
+        if ply >= back { self.cont_stack[ply - back] } else { CONT_NONE }
+    }
+
+    #[inline]
+    fn counter_move(&self, ply: usize) -> Option<Move> {
+        self.counters[self.slot_back(ply, 1)]
+    }
+
+    /// The history of a quiet move: its own, and after the last two moves.
+    #[inline]
+    fn quiet_history(&self, m: Move, slot: usize, ply: usize) -> i32 {
+        let us = self.pos.turn().index();
+        self.history[us][m.from().index()][m.to().index()]
+            + self.cont[self.slot_back(ply, 1) * CONT_SLOTS + slot] as i32
+            + self.cont[self.slot_back(ply, 2) * CONT_SLOTS + slot] as i32
+    }
+
+    /// After a cutoff by `m`: reward it, and charge the moves of its kind tried before.
+    fn reward(&mut self, ply: usize, depth: i32, m: Move, capture: bool, quiets: &MoveList, captures: &MoveList) {
+        let bonus = history_bonus(depth);
+        if !capture {
+            if self.killers[ply][0] != Some(m) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(m);
+            }
+            let prev = self.slot_back(ply, 1);
+            if prev != CONT_NONE {
+                self.counters[prev] = Some(m);
+            }
+            self.update_quiet(ply, m, bonus);
+            for &q in quiets.iter() {
+                self.update_quiet(ply, q, -bonus);
+            }
+        } else {
+            self.update_capture(m, bonus);
+        }
+        for &c in captures.iter() {
+            self.update_capture(c, -bonus);
+        }
+    }
+
+    fn update_quiet(&mut self, ply: usize, m: Move, bonus: i32) {
+        let us = self.pos.turn().index();
+        let slot = self.slot_of(m);
+        gravity(&mut self.history[us][m.from().index()][m.to().index()], bonus);
+        for back in 1..=2 {
+            let prev = self.slot_back(ply, back);
+            if prev != CONT_NONE && slot != CONT_NONE {
+                let e = &mut self.cont[prev * CONT_SLOTS + slot];
+                let mut v = *e as i32;
+                gravity(&mut v, bonus);
+                *e = v as i16;
+            }
+        }
+    }
+
+    fn update_capture(&mut self, m: Move, bonus: i32) {
+        let b = self.pos.board();
+        if let (Some(p), Some(v)) = (b.piece_at(m.from()), b.piece_at(m.to())) {
+            gravity(&mut self.capture_history[p.index()][m.to().index()][v.kind().index()], bonus);
+        }
     }
 
     fn order(&self, list: &MoveList, scores: &mut [i32], tt_move: Option<Move>, ply: usize) {
         let b = self.pos.board();
+        let counter = self.counter_move(ply);
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if Some(m) == tt_move {
                 1 << 28
             } else if let Some(victim) = self.pos.captured(m) {
-                let attacker = b.piece_at(m.from()).map_or(0, |p| VALUE[p.kind().index()]);
-                (1 << 24) + VALUE[victim.kind().index()] * 16 - attacker
+                let attacker = b.piece_at(m.from());
+                let history =
+                    attacker.map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
+                let value = VALUE[victim.kind().index()] * 16 + history / 32;
+                if attacker.is_some_and(|a| VALUE[a.kind().index()] <= VALUE[victim.kind().index()])
+                    || self.pos.see_ge(m, 0)
+                {
+                    (1 << 24) + value
+                } else {
+                    -(1 << 24) + value
+                }
             } else if self.killers[ply][0] == Some(m) {
-                (1 << 23) + 1
+                (1 << 23) + 2
             } else if self.killers[ply][1] == Some(m) {
+                (1 << 23) + 1
+            } else if counter == Some(m) {
                 1 << 23
             } else {
-                self.history[m.from().index()][m.to().index()]
+                self.quiet_history(m, self.slot_of(m), ply)
             };
         }
     }
+}
+
+/// The history bonus of a cutoff at `depth`.
+#[inline]
+fn history_bonus(depth: i32) -> i32 {
+    (8 * depth * depth + 200 * depth - 150).min(2000)
+}
+
+/// Moves a history entry towards the limit by `bonus`, less the closer it already is.
+#[inline]
+fn gravity(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// Quiet moves searched at `depth` before the rest are pruned.
+#[inline]
+fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let d = depth.max(0) as usize;
+    (3 + d * d) / (2 - improving as usize)
+}
+
+/// The late-move reduction at `depth` for the `count`-th move: grows with the
+/// logarithms of both.
+#[inline]
+fn reduction(depth: i32, count: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (c, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (c as f64).ln() / LMR_DIVISOR) as u8;
+            }
+        }
+        t
+    });
+    table[(depth.max(0) as usize).min(63)][count.min(63)] as i32
 }
 
 /// Ordering values (MVV-LVA).

@@ -123,6 +123,26 @@ pub fn check_answer(method: &str, data: &Value, answer: &Value, context: &str) {
             assert_eq!(r.moves.len(), asked.len(), "{context}");
             assert!(r.moves.iter().all(|m| !m.is_empty()), "{context}");
         }
+        "chuhe.v1.AnalysisService.AuditGame" => {
+            let r: proto::AuditGameResponse = serde_json::from_value(answer.clone()).unwrap();
+            let game = position();
+            let book = data["bookPlies"].as_u64().unwrap_or(0) as usize;
+            // Every ply after the book is audited (both sides by default), in order, each
+            // naming the game's own move, with lines that are legal before it.
+            let audited: Vec<usize> = r.plies.iter().map(|p| p.move_index as usize).collect();
+            assert_eq!(audited, (book..game.moves.len()).collect::<Vec<_>>(), "{context}: the audited plies");
+            for ply in &r.plies {
+                let i = ply.move_index as usize;
+                assert_eq!(ply.played_move, game.moves[i], "{context}: ply {i}");
+                let before = proto::Position { moves: game.moves[..i].to_vec(), ..game.clone() };
+                // An audit names no ponder move: the first line's second move stands in.
+                let second = ply.lines.first().and_then(|l| l.pv.get(1)).map_or("", String::as_str);
+                assert_analysis(&before, &ply.lines, &ply.best_move, second, &format!("{context}, ply {i}"));
+            }
+            let summary = r.summary.unwrap_or_else(|| panic!("{context}: no summary"));
+            let counted: u32 = summary.sides.iter().map(|s| s.plies_counted + s.plies_book).sum();
+            assert!(counted as usize <= game.moves.len(), "{context}: {summary:?}");
+        }
         other => panic!("{context}: no check for {other}; add one to tests/common/json_call.rs"),
     }
 }

@@ -14,6 +14,9 @@ pub struct Solver {
     wins: HashMap<(u64, u32), bool>,
 }
 
+/// Plies past twice a mate's length from which a reported mate must be exact.
+pub const EXACT_AFTER: u32 = 6;
+
 impl Solver {
     /// Can the side to move leave the opponent without a legal move (mate or
     /// stalemate, which both lose in Xiangqi) within `n` of its own moves?
@@ -61,9 +64,11 @@ impl Solver {
     /// are legal, and a mate score holds after its first move. "Mate in n" (n > 0):
     /// after the first move the opponent is lost within n - 1 more moves of ours, never
     /// later. "Mated in n" (n < 0): after the first move the opponent wins within |n|
-    /// moves, that is, the defence does not last longer. A search deep enough to see the whole mate with a ply to spare (depth at
-    /// least twice the moves of the mate, plus two) must also report its exact length: a
-    /// shallower one may miss a shorter mate but must never claim one that does not exist.
+    /// moves, that is, the defence does not last longer. A search deep enough to see the
+    /// whole mate with plies to spare (depth at least twice the moves of the mate plus
+    /// [`EXACT_AFTER`]; reductions and late-move pruning can hide a shorter mate until
+    /// then) must also report its exact length: a shallower one may miss a shorter mate
+    /// but must never claim one that does not exist.
     pub fn check_line(&mut self, root: &Position, score: Score, pv: &[Move], depth: u32, context: &str) {
         assert_legal_line(root, pv, context);
         let Score::Mate(n) = score else { return };
@@ -71,7 +76,7 @@ impl Solver {
         let mut pos = root.clone();
         pos.play_unchecked(first);
         let k = n.unsigned_abs();
-        let exact = depth >= 2 * k + 2;
+        let exact = depth >= 2 * k + EXACT_AFTER;
         if n > 0 {
             assert!(
                 self.lost_within(&mut pos, k - 1),
