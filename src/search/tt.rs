@@ -76,9 +76,13 @@ fn decode_move(v: u16) -> Option<Move> {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of the largest power of two of bytes within `mb` mebibytes (at least
+    /// one mebibyte): `mb` itself when it is a power of two.
     pub fn new(mb: usize) -> TranspositionTable {
-        let slots = (mb.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
+        let want = mb.max(1) * 1024 * 1024 / 16;
+        // The largest power of two not above `want` (it was halved even when `want` was
+        // one, giving half the table asked for).
+        let slots = if want.is_power_of_two() { want } else { want.next_power_of_two() / 2 };
         let slots = slots.max(BUCKET);
         let v: Vec<Slot> = (0..slots).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
         TranspositionTable {
