@@ -67,7 +67,7 @@ fn run_three_kingdoms() -> u64 {
         let pos = three_kingdoms::Position::from_text(text).expect("valid position text");
         let game = three_kingdoms::outcome::Game::new(pos);
         let tt = TranspositionTable::new(16);
-        let limits = tk::Limits { depth: Some(THREE_KINGDOMS_DEPTH), nodes: None };
+        let limits = tk::Limits { depth: Some(THREE_KINGDOMS_DEPTH), ..Default::default() };
         let params = tk::Params { limits, ..tk::Params::default() };
         nodes += tk::search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
     }

@@ -22,7 +22,7 @@ fn game(text: &str) -> Game {
 }
 
 fn depth(d: u32) -> Params {
-    Params { limits: Limits { depth: Some(d), nodes: None }, ..Params::default() }
+    Params { limits: Limits { depth: Some(d), ..Limits::default() }, ..Params::default() }
 }
 
 fn run(game: &Game, params: &Params) -> Outcome {
@@ -73,7 +73,8 @@ fn every_line_is_legal_in_random_positions() {
             }
             g.play(list.as_slice()[rng.next(list.len())]).unwrap();
         }
-        let params = Params { limits: Limits { depth: None, nodes: Some(4_000) }, multipv: 3, ..Params::default() };
+        let params =
+            Params { limits: Limits { nodes: Some(4_000), ..Limits::default() }, multipv: 3, ..Params::default() };
         let out = search(&g, &params, &tt, &AtomicBool::new(false), None, &mut |_| {});
         let pos = g.position();
         let Some(best) = out.best else {
@@ -153,7 +154,7 @@ fn depth_and_node_limits_hold() {
     assert_eq!(depths, vec![1, 2, 3, 4]);
     assert_eq!((out.report.depth, out.stop_reason), (4, StopReason::Depth));
 
-    let params = Params { limits: Limits { depth: None, nodes: Some(5_000) }, ..Params::default() };
+    let params = Params { limits: Limits { nodes: Some(5_000), ..Limits::default() }, ..Params::default() };
     let out = run(&g, &params);
     assert!(out.report.nodes <= 5_000, "{} nodes", out.report.nodes);
     assert_eq!(out.stop_reason, StopReason::Nodes);

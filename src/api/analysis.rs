@@ -65,11 +65,7 @@ fn job(
         return Err(bad_request("multipv", "at most 64 lines"));
     }
     let params = Params {
-        limits: search::Limits {
-            depth: (l.depth > 0).then_some(l.depth),
-            nodes: (l.nodes > 0).then_some(l.nodes),
-            movetime: None,
-        },
+        limits: search_limits(&l),
         multipv: multipv.max(1) as usize,
         threads: engine.config.threads_per_search,
         // A move to search must be legal (else nothing is searched); one to leave out
@@ -79,6 +75,12 @@ fn job(
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
     Ok(Job { game, rules, params, budget })
+}
+
+/// The depth and node limits a request asks for (0 is none); its movetime goes to the
+/// budget, which also weighs the server's cap and the client's deadline.
+pub(super) fn search_limits(l: &proto::SearchLimits) -> search::Limits {
+    search::Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes), movetime: None }
 }
 
 /// The job of an Analyze request.

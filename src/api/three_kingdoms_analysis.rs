@@ -83,8 +83,9 @@ fn job(
     }
     let l = r.limits.unwrap_or_default();
     let params = Params {
-        limits: Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes) },
+        limits: super::analysis::search_limits(&l),
         multipv: r.multipv.max(1) as usize,
+        threads: 1,
         search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,
         exclude_moves: root_moves(&r.exclude_moves, "exclude_moves", None)?,
     };

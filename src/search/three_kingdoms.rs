@@ -47,17 +47,18 @@
 //! depth.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::draw_offer::{self, DrawAnswer, Standing};
 use super::tt::{Bound, TranspositionTable};
+use super::types::{clamp16, from_tt, to_tt};
 use crate::rules::three_kingdoms::outcome::{Game, QUIET_PLY_LIMIT};
 use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveList, Piece, Point, Position, Undo};
 
 /// Score of a won game (the root player is the last kingdom), less the plies to it.
-pub const WIN: i32 = 30_000;
+pub const WIN: i32 = super::MATE;
 /// Scores beyond this are wins or losses.
-pub const WIN_BOUND: i32 = WIN - 1_000;
+pub const WIN_BOUND: i32 = super::MATE_BOUND;
 
 const INF: i32 = 32_000;
 const MAX_PLY: usize = 96;
@@ -145,60 +146,17 @@ pub fn evaluate(pos: &Position, root: Kingdom) -> i32 {
     compare(&strength(pos), root)
 }
 
-/// Limits of a search; `None` is no limit of that kind.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-}
+pub use super::{Limits, StopReason};
 
-/// What to search.
-#[derive(Clone, Debug, Default)]
-pub struct Params {
-    pub limits: Limits,
-    /// Lines to report (multi-PV); 0 and 1 are one line.
-    pub multipv: usize,
-    /// Search only these root moves (empty: all).
-    pub search_moves: Vec<Move>,
-    /// Never play these root moves.
-    pub exclude_moves: Vec<Move>,
-}
-
-pub use super::StopReason;
-
-/// One line of the search: its score and its moves from the root.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    /// Root player's view, centipawns or beyond [`WIN_BOUND`] for a decided game.
-    pub score: i32,
-    pub pv: Vec<Move>,
-}
-
+/// What to search (one thread; `threads` is not used).
+pub type Params = super::Params<Move>;
+/// One line: its score from the root player's view (centipawns, or beyond
+/// [`WIN_BOUND`] for a decided game) and its moves.
+pub type Line = super::Line<Move, i32>;
 /// Progress after a completed depth, and the final answer.
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub depth: u32,
-    pub seldepth: u32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    /// Lines, best first (none without a root move).
-    pub lines: Vec<Line>,
-}
-
+pub type Report = super::Report<Move, i32>;
 /// The result of a search.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    pub best: Option<Move>,
-    pub report: Report,
-    pub stop_reason: StopReason,
-}
-
-impl Outcome {
-    /// The score of the best line; `None` without a root move.
-    pub fn score(&self) -> Option<i32> {
-        self.report.lines.first().map(|l| l.score)
-    }
-}
+pub type Outcome = super::Outcome<Move, i32>;
 
 struct Searcher<'a> {
     root: Kingdom,
@@ -231,29 +189,6 @@ fn unpack(v: i16) -> Option<Move> {
     let from = Point::from_index((v & 0xff) as usize)?;
     let to = Point::from_index((v >> 8) as usize)?;
     (from != to).then(|| Move::new(from, to))
-}
-
-/// A win or loss score relative to the node (as stored) from one relative to the root.
-fn to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score > WIN_BOUND {
-        score + ply as i32
-    } else if score < -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    };
-    s.clamp(-INF, INF) as i16
-}
-
-fn from_tt(score: i16, ply: usize) -> i32 {
-    let s = score as i32;
-    if s > WIN_BOUND {
-        s - ply as i32
-    } else if s < -WIN_BOUND {
-        s + ply as i32
-    } else {
-        s
-    }
 }
 
 /// Moves the best-scored remaining move to position `i` and returns it.
@@ -431,7 +366,7 @@ impl<'a> Searcher<'a> {
             && !pv_node
             && e.depth as i32 >= depth
         {
-            let s = from_tt(e.score, ply);
+            let s = from_tt(i32::from(e.score), ply);
             match e.bound {
                 Bound::Exact => return s,
                 Bound::Lower if s >= beta => return s,
@@ -499,7 +434,7 @@ impl<'a> Searcher<'a> {
             Bound::Exact
         };
         let packed = best_move.map_or(0, pack);
-        self.tt.store(key, None, to_tt(best, ply), packed, depth.clamp(0, 255) as u8, bound);
+        self.tt.store(key, None, clamp16(to_tt(best, ply)), packed, depth.clamp(0, 255) as u8, bound);
         best
     }
 
@@ -612,6 +547,10 @@ pub fn search(
 ) -> Outcome {
     let started = Instant::now();
     tt.new_search();
+    let deadline = match (deadline, params.limits.movetime.map(|t| started + t)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     let pos = game.position();
     let mut all = MoveList::new();
     if game.ending().is_none() {
@@ -630,9 +569,15 @@ pub fn search(
         nodes: s.nodes,
         elapsed: started.elapsed(),
         lines,
+        hashfull: tt.hashfull(),
     };
     if roots.is_empty() {
-        return Outcome { best: None, report: report(&s, 0, Vec::new()), stop_reason: StopReason::NoLegalMoves };
+        return Outcome {
+            best: None,
+            ponder: None,
+            report: report(&s, 0, Vec::new()),
+            stop_reason: StopReason::NoLegalMoves,
+        };
     }
     let mut work = pos.clone();
     let mut ordered = {
@@ -674,7 +619,9 @@ pub fn search(
             break;
         }
     }
-    Outcome { best: lines.first().map(|l| l.pv[0]), report: report(&s, completed, lines), stop_reason }
+    let best = lines.first().map(|l| l.pv[0]);
+    let ponder = lines.first().and_then(|l| l.pv.get(1).copied());
+    Outcome { best, ponder, report: report(&s, completed, lines), stop_reason }
 }
 
 /// The answer to a draw offer, and why.
@@ -747,7 +694,7 @@ pub fn judge_draw_offer(
         // Each search gets an equal share of the time left and of the nodes.
         let now = Instant::now();
         let until = deadline.map(|d| now + d.saturating_duration_since(now) / (n - i as u32));
-        let limits = Limits { depth: limits.depth, nodes: limits.nodes.map(|x| x / u64::from(n)) };
+        let limits = Limits { nodes: limits.nodes.map(|x| x / u64::from(n)), ..limits };
         values.push(values_by_depth(game, k, n.max(1), limits, tt, stop, until));
     }
     // Depth 0 (quiescence) completes unless the search was stopped at once.

@@ -1,0 +1,259 @@
+//! What the search needs of a variant: [`Searchable`] (a position) and [`SearchGame`]
+//! (the history it starts from), and their implementations for the 9x10 variants.
+
+use super::{eval, janggi_eval, see};
+use crate::rules::board::Board;
+use crate::rules::history::Game;
+use crate::rules::repetition::CyclePly;
+use crate::rules::types::{Color, Move, MoveList, Piece};
+use crate::rules::{janggi, xiangqi};
+
+/// What the search needs of a variant's position.
+pub trait Searchable: Clone + Send + Sync {
+    type Undo: Copy;
+    /// The incrementally kept part of the evaluation.
+    type Material: Copy + Send;
+    /// The rule set whose repetition and ending rules the search follows.
+    type Rules: Copy + Send + Sync + Default;
+    /// Mixed into every key so that variants never share table entries.
+    const SALT: u64;
+
+    /// The side that loses a repetition cycle under `rules`, if one does: `plies` were
+    /// played from `self`, which stands at both ends of the cycle.
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color>;
+
+    fn legal_moves(&self, list: &mut MoveList);
+    fn legal_captures(&self, list: &mut MoveList);
+    fn play(&mut self, m: Move) -> Self::Undo;
+    fn unplay(&mut self, m: Move, undo: Self::Undo);
+    /// The null move: the other side to move, nothing else changed; again to take back.
+    fn toggle_turn(&mut self);
+    /// May the search try a null move here?
+    #[inline(always)]
+    fn null_move_allowed(&self) -> bool {
+        true
+    }
+    fn in_check(&self) -> bool;
+    /// Would `m` (legal) give check?
+    fn gives_check(&self, m: Move) -> bool;
+    fn key(&self) -> u64;
+    fn board(&self) -> &Board;
+    fn turn(&self) -> Color;
+    /// The piece `m` (legal) takes, if any.
+    fn captured(&self, m: Move) -> Option<Piece>;
+    /// Is the game over with no loser on the board (Janggi's two passes)?
+    #[inline(always)]
+    fn is_ended(&self) -> bool {
+        false
+    }
+    /// Who wins a game that [`Searchable::is_ended`] under `rules` (counting, in
+    /// Janggi's tournament rules); `None` is a draw.
+    #[inline(always)]
+    fn ended_winner(&self, _rules: Self::Rules) -> Option<Color> {
+        None
+    }
+    fn material(&self) -> Self::Material;
+    /// The material after `m`, computed before playing it.
+    fn material_after(&self, material: Self::Material, m: Move) -> Self::Material;
+    /// The evaluation from the side to move's view, given the current material.
+    fn evaluate(&self, material: Self::Material) -> i32;
+    /// Does `m` (legal) lose less than `threshold` by the exchange on its target
+    /// point? Without a static exchange evaluation every move passes.
+    #[inline(always)]
+    fn see_ge(&self, _m: Move, _threshold: i32) -> bool {
+        true
+    }
+}
+
+/// A game the search can start from: its position, its history and its rules.
+pub trait SearchGame: Sync {
+    type Position: Searchable;
+    fn position(&self) -> &Self::Position;
+    /// The keys of the positions since the last capture, oldest first, ending with the
+    /// current one, each with the ply that led to it (the first one's is not used).
+    fn history(&self) -> Vec<(u64, CyclePly)>;
+    /// The rule set the game is played under; the variant's default unless a
+    /// [`UnderRules`] says otherwise.
+    fn rules(&self) -> <Self::Position as Searchable>::Rules {
+        Default::default()
+    }
+}
+
+/// A game searched under a rule set of the caller's choice.
+pub struct UnderRules<'g, G: SearchGame> {
+    pub game: &'g G,
+    pub rules: <G::Position as Searchable>::Rules,
+}
+
+impl<G: SearchGame> SearchGame for UnderRules<'_, G> {
+    type Position = G::Position;
+    fn position(&self) -> &G::Position {
+        self.game.position()
+    }
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        self.game.history()
+    }
+    fn rules(&self) -> <G::Position as Searchable>::Rules {
+        self.rules
+    }
+}
+
+/// [`SearchGame::history`] of a record from its last capture: the keys of the positions
+/// from there on, and the plies after the first of them (the first position's own ply
+/// is never judged: a capture, or the start, ends every cycle).
+fn history_since(keys: impl Iterator<Item = u64>, plies: impl Iterator<Item = CyclePly>) -> Vec<(u64, CyclePly)> {
+    let first = CyclePly::new(Move::PASS, false);
+    keys.zip(std::iter::once(first).chain(plies)).collect()
+}
+
+/// The [`Searchable`] methods a 9x10 position answers with its own methods: the same
+/// names, except `play` and `unplay` (`play_unchecked` and `undo`).
+macro_rules! same_named_methods {
+    ($pos:ty) => {
+        #[inline(always)]
+        fn legal_moves(&self, list: &mut MoveList) {
+            <$pos>::legal_moves(self, list)
+        }
+        #[inline(always)]
+        fn legal_captures(&self, list: &mut MoveList) {
+            <$pos>::legal_captures(self, list)
+        }
+        #[inline(always)]
+        fn play(&mut self, m: Move) -> Self::Undo {
+            self.play_unchecked(m)
+        }
+        #[inline(always)]
+        fn unplay(&mut self, m: Move, undo: Self::Undo) {
+            self.undo(m, undo)
+        }
+        #[inline(always)]
+        fn toggle_turn(&mut self) {
+            <$pos>::toggle_turn(self)
+        }
+        #[inline(always)]
+        fn in_check(&self) -> bool {
+            <$pos>::in_check(self)
+        }
+        #[inline(always)]
+        fn gives_check(&self, m: Move) -> bool {
+            <$pos>::gives_check(self, m)
+        }
+        #[inline(always)]
+        fn key(&self) -> u64 {
+            <$pos>::key(self)
+        }
+        #[inline(always)]
+        fn board(&self) -> &Board {
+            <$pos>::board(self)
+        }
+        #[inline(always)]
+        fn turn(&self) -> Color {
+            <$pos>::turn(self)
+        }
+    };
+}
+
+/// [`SearchGame`] for a 9x10 game record: its current position, and its history since
+/// the last capture.
+macro_rules! record_search_game {
+    ($game:ty, $pos:ty) => {
+        impl SearchGame for $game {
+            type Position = $pos;
+            fn position(&self) -> &$pos {
+                <$game>::position(self)
+            }
+            fn history(&self) -> Vec<(u64, CyclePly)> {
+                let h = self.capture_horizon();
+                let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
+                history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
+            }
+        }
+    };
+}
+
+impl Searchable for xiangqi::Position {
+    type Undo = xiangqi::Undo;
+    type Material = eval::Material;
+    type Rules = xiangqi::adjudicate::RuleSet;
+    const SALT: u64 = 0x5849_414E_4751_4931;
+
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
+        xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()
+    }
+
+    same_named_methods!(xiangqi::Position);
+    #[inline(always)]
+    fn captured(&self, m: Move) -> Option<Piece> {
+        xiangqi::Position::board(self).piece_at(m.to())
+    }
+    #[inline(always)]
+    fn material(&self) -> eval::Material {
+        eval::Material::of(self)
+    }
+    #[inline(always)]
+    fn material_after(&self, material: eval::Material, m: Move) -> eval::Material {
+        material.after(self, m.from(), m.to())
+    }
+    #[inline(always)]
+    fn evaluate(&self, material: eval::Material) -> i32 {
+        eval::evaluate_with(self, material)
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::see_ge(xiangqi::Position::board(self), m, threshold)
+    }
+}
+
+record_search_game!(Game, xiangqi::Position);
+
+impl Searchable for janggi::Position {
+    type Undo = janggi::Undo;
+    type Material = janggi_eval::Material;
+    type Rules = janggi::adjudicate::RuleSet;
+    const SALT: u64 = 0x4A41_4E47_4749_3031;
+
+    fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
+        janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
+    }
+
+    same_named_methods!(janggi::Position);
+    /// Not after a pass: a null move there would stand for a second pass, which ends
+    /// the game.
+    #[inline(always)]
+    fn null_move_allowed(&self) -> bool {
+        self.consecutive_passes() == 0
+    }
+    #[inline(always)]
+    fn captured(&self, m: Move) -> Option<Piece> {
+        if m.is_pass() { None } else { janggi::Position::board(self).piece_at(m.to()) }
+    }
+    #[inline(always)]
+    fn is_ended(&self) -> bool {
+        self.consecutive_passes() >= 2
+    }
+    /// Two passes draw under the casual rules and go to counting under the tournament
+    /// rules (the half point for Han rules out a tie).
+    fn ended_winner(&self, rules: Self::Rules) -> Option<Color> {
+        match rules {
+            janggi::adjudicate::RuleSet::CasualV1 => None,
+            janggi::adjudicate::RuleSet::TournamentV1 => {
+                let [red, black] = janggi::adjudicate::count_points(self);
+                Some(if red > black { Color::Red } else { Color::Black })
+            }
+        }
+    }
+    #[inline(always)]
+    fn material(&self) -> janggi_eval::Material {
+        janggi_eval::Material::of(self)
+    }
+    #[inline(always)]
+    fn material_after(&self, material: janggi_eval::Material, m: Move) -> janggi_eval::Material {
+        material.after(self, m)
+    }
+    #[inline(always)]
+    fn evaluate(&self, material: janggi_eval::Material) -> i32 {
+        janggi_eval::evaluate_with(self, material)
+    }
+}
+
+record_search_game!(janggi::Game, janggi::Position);

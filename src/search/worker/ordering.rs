@@ -1,0 +1,178 @@
+//! Move ordering and the histories that feed it, and the reduction and pruning
+//! schedules.
+
+use super::*;
+
+impl<P: Searchable> Worker<'_, P> {
+    pub(super) fn is_killer(&self, ply: usize, m: Move) -> bool {
+        self.killers[ply].contains(&Some(m))
+    }
+
+    /// The continuation-history slot of `m` (not yet played): its piece and target.
+    #[inline]
+    pub(super) fn slot_of(&self, m: Move) -> usize {
+        if m.is_pass() {
+            return CONT_NONE;
+        }
+        self.pos.board().piece_at(m.from()).map_or(CONT_NONE, |p| p.index() * 90 + m.to().index())
+    }
+
+    /// The slot of the move played `back` plies before the position at `ply`.
+    #[inline]
+    pub(super) fn slot_back(&self, ply: usize, back: usize) -> usize {
+        if ply >= back { self.cont_stack[ply - back] } else { CONT_NONE }
+    }
+
+    #[inline]
+    pub(super) fn counter_move(&self, ply: usize) -> Option<Move> {
+        self.counters[self.slot_back(ply, 1)]
+    }
+
+    /// The history of a quiet move: its own, and after the last two moves.
+    #[inline]
+    pub(super) fn quiet_history(&self, m: Move, slot: usize, ply: usize) -> i32 {
+        let us = self.pos.turn().index();
+        self.history[us][m.from().index()][m.to().index()]
+            + self.cont[self.slot_back(ply, 1) * CONT_SLOTS + slot] as i32
+            + self.cont[self.slot_back(ply, 2) * CONT_SLOTS + slot] as i32
+    }
+
+    /// After a cutoff by `m`: reward it, and charge the moves of its kind tried before.
+    pub(super) fn reward(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        m: Move,
+        capture: bool,
+        quiets: &MoveList,
+        captures: &MoveList,
+    ) {
+        let bonus = history_bonus(depth);
+        if !capture {
+            if self.killers[ply][0] != Some(m) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(m);
+            }
+            let prev = self.slot_back(ply, 1);
+            if prev != CONT_NONE {
+                self.counters[prev] = Some(m);
+            }
+            self.update_quiet(ply, m, bonus);
+            for &q in quiets.iter() {
+                self.update_quiet(ply, q, -bonus);
+            }
+        } else {
+            self.update_capture(m, bonus);
+        }
+        for &c in captures.iter() {
+            self.update_capture(c, -bonus);
+        }
+    }
+
+    pub(super) fn update_quiet(&mut self, ply: usize, m: Move, bonus: i32) {
+        let us = self.pos.turn().index();
+        let slot = self.slot_of(m);
+        gravity(&mut self.history[us][m.from().index()][m.to().index()], bonus);
+        for back in 1..=2 {
+            let prev = self.slot_back(ply, back);
+            if prev != CONT_NONE && slot != CONT_NONE {
+                let e = &mut self.cont[prev * CONT_SLOTS + slot];
+                let mut v = *e as i32;
+                gravity(&mut v, bonus);
+                *e = v as i16;
+            }
+        }
+    }
+
+    pub(super) fn update_capture(&mut self, m: Move, bonus: i32) {
+        let b = self.pos.board();
+        if let (Some(p), Some(v)) = (b.piece_at(m.from()), b.piece_at(m.to())) {
+            gravity(&mut self.capture_history[p.index()][m.to().index()][v.kind().index()], bonus);
+        }
+    }
+
+    pub(super) fn order(&self, list: &MoveList, scores: &mut [i32], tt_move: Option<Move>, ply: usize) {
+        let b = self.pos.board();
+        let counter = self.counter_move(ply);
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if Some(m) == tt_move {
+                1 << 28
+            } else if let Some(victim) = self.pos.captured(m) {
+                let attacker = b.piece_at(m.from());
+                let history =
+                    attacker.map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
+                let value = VALUE[victim.kind().index()] * 16 + history / 32;
+                if attacker.is_some_and(|a| VALUE[a.kind().index()] <= VALUE[victim.kind().index()])
+                    || self.pos.see_ge(m, 0)
+                {
+                    (1 << 24) + value
+                } else {
+                    -(1 << 24) + value
+                }
+            } else if self.killers[ply][0] == Some(m) {
+                (1 << 23) + 2
+            } else if self.killers[ply][1] == Some(m) {
+                (1 << 23) + 1
+            } else if counter == Some(m) {
+                1 << 23
+            } else {
+                self.quiet_history(m, self.slot_of(m), ply)
+            };
+        }
+    }
+}
+
+/// The history bonus of a cutoff at `depth`.
+#[inline]
+pub(super) fn history_bonus(depth: i32) -> i32 {
+    (8 * depth * depth + 200 * depth - 150).min(2000)
+}
+
+/// Moves a history entry towards the limit by `bonus`, less the closer it already is.
+#[inline]
+pub(super) fn gravity(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+}
+
+/// Quiet moves searched at `depth` before the rest are pruned.
+#[inline]
+pub(super) fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let d = depth.max(0) as usize;
+    (3 + d * d) / (2 - improving as usize)
+}
+
+/// The late-move reduction at `depth` for the `count`-th move: grows with the
+/// logarithms of both.
+#[inline]
+pub(super) fn reduction(depth: i32, count: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (c, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (c as f64).ln() / LMR_DIVISOR) as u8;
+            }
+        }
+        t
+    });
+    table[(depth.max(0) as usize).min(63)][count.min(63)] as i32
+}
+
+/// Ordering values (MVV-LVA).
+const VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 150];
+
+/// Moves the best-scored remaining move to position `i` and returns it.
+#[inline]
+pub(super) fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let n = list.len();
+    let mut best = i;
+    for j in i + 1..n {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+    scores.swap(i, best);
+    list.as_slice()[i]
+}
