@@ -1,6 +1,12 @@
 //! The real server on an ephemeral port, for integration tests.
+//!
+//! The servers of one test binary share the process's metrics recorder: a test that
+//! counts what its own calls add to a series starts its server with [`start_alone`],
+//! which waits until no other server of the binary runs and keeps others from starting
+//! until it is dropped.
 
 use std::net::SocketAddr;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use chuhe::api::proto::{
@@ -10,18 +16,82 @@ use chuhe::api::proto::{
 use chuhe::engine::EngineConfig;
 use chuhe::service::server::{Served, ServerConfig, serve};
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, oneshot};
 use tonic::transport::Channel;
+
+/// The servers running in this process: how many share it, and whether one runs alone.
+/// Sharing is preferred, so that a test that runs two servers at once never waits for a
+/// test that waits to run alone.
+struct Gate {
+    state: Mutex<(usize, bool)>,
+    changed: Notify,
+}
+
+static GATE: Gate = Gate { state: Mutex::new((0, false)), changed: Notify::const_new() };
+
+/// A server's hold on the gate: shared or alone, given back when dropped.
+struct Pass {
+    alone: bool,
+}
+
+impl Gate {
+    async fn enter(&'static self, alone: bool) -> Pass {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            {
+                let mut state = self.state.lock().unwrap();
+                let (shared, solo) = &mut *state;
+                if !*solo && (!alone || *shared == 0) {
+                    if alone {
+                        *solo = true;
+                    } else {
+                        *shared += 1;
+                    }
+                    return Pass { alone };
+                }
+            }
+            changed.await;
+        }
+    }
+}
+
+impl Drop for Pass {
+    fn drop(&mut self) {
+        let mut state = GATE.state.lock().unwrap_or_else(|e| e.into_inner());
+        if self.alone {
+            state.1 = false;
+        } else {
+            state.0 -= 1;
+        }
+        drop(state);
+        GATE.changed.notify_waiters();
+    }
+}
 
 /// A server running in the test's runtime; dropping it (or `shutdown`) stops it.
 pub struct Running {
     pub addr: SocketAddr,
     stop: Option<oneshot::Sender<()>>,
     handle: Option<tokio::task::JoinHandle<Served>>,
+    _pass: Pass,
 }
 
 /// Starts the server with `config` on 127.0.0.1 and an ephemeral port.
 pub async fn start(config: ServerConfig) -> Running {
+    let pass = GATE.enter(false).await;
+    launch(config, pass).await
+}
+
+/// Starts the server with `config` once no other server of this process runs, and keeps
+/// others from starting while it runs: the process-wide metrics then count only its calls.
+pub async fn start_alone(config: ServerConfig) -> Running {
+    let pass = GATE.enter(true).await;
+    launch(config, pass).await
+}
+
+async fn launch(config: ServerConfig, pass: Pass) -> Running {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (tx, rx) = oneshot::channel::<()>();
@@ -32,7 +102,7 @@ pub async fn start(config: ServerConfig) -> Running {
         .await
         .expect("server runs")
     });
-    Running { addr, stop: Some(tx), handle: Some(handle) }
+    Running { addr, stop: Some(tx), handle: Some(handle), _pass: pass }
 }
 
 /// A server with a small engine (8 MB table, two search threads).

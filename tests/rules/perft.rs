@@ -1,11 +1,11 @@
 //! Perft against the reference tables in `tests/data/`: total node counts
 //! (`perft.tsv`) and per-root-move counts at depths 1-3 (`perft-divide.tsv`).
 //!
-//! This file checks the Xiangqi rows; the Janggi rows are checked by
-//! `tests/janggi_perft.rs` (with its own node budget). A row of any other variant is a
+//! This module checks the Xiangqi rows; the Janggi rows are checked by
+//! `janggi_perft` (with its own node budget). A row of any other variant is a
 //! failure: no test would check it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 
@@ -25,7 +25,7 @@ fn budget() -> u64 {
 }
 
 /// Is a row of `variant` checked here? Janggi's rows are checked by
-/// `tests/janggi_perft.rs`; a row of another variant fails, as no test checks it.
+/// `janggi_perft`; a row of another variant fails, as no test checks it.
 fn checked_here(variant: &str) -> bool {
     match variant {
         "xiangqi" => true,
@@ -102,7 +102,7 @@ fn perft_table_within_budget() {
 }
 
 #[test]
-#[ignore = "full perft table: minutes; run with cargo test --release --test perft -- --ignored"]
+#[ignore = "full perft table: minutes; run with cargo test --release --test rules perft_table_full -- --ignored"]
 fn perft_table_full() {
     let ran = run_rows(|_| true);
     assert!(ran > 0);

@@ -8,7 +8,7 @@ use chuhe::rules::{janggi, three_kingdoms, xiangqi};
 use chuhe::service::server::ServerConfig;
 use tonic::transport::Channel;
 
-mod common;
+use crate::common;
 
 use common::{bad_field, convert_request};
 

@@ -17,7 +17,7 @@ use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic::transport::Channel;
 
-mod common;
+use crate::common;
 use common::bad_field;
 
 /// Nodes per ply in these tests: small, so that they run fast on a loaded machine.

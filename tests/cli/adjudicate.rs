@@ -4,7 +4,7 @@ use std::process::Command;
 
 use chuhe::rules::types::Move;
 
-mod common;
+use crate::common;
 
 const FEN: &str = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
 const MOVES: &str = "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2";

@@ -9,7 +9,7 @@ use chuhe::api::proto::{self, Notation, RuleSet, Variant};
 use chuhe::api::{rules, wire};
 use prost::Message;
 
-mod common;
+use crate::common;
 
 const LIMITS: ContentLimits = ContentLimits { max_game_plies: 10_000 };
 

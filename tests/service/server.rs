@@ -10,9 +10,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tonic::Code;
 
-mod common;
+use crate::common;
 use common::bad_field;
-use common::server::start;
+use common::server::{start, start_alone};
 
 fn position(fen: &str, moves: &str) -> proto::Position {
     proto::Position {
@@ -367,7 +367,7 @@ async fn metrics_count_requests_by_method_and_code() {
     let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics_addr = metrics.local_addr().unwrap();
     tokio::spawn(chuhe::telemetry::serve_metrics(metrics, std::future::pending()));
-    let server = start(ServerConfig::default()).await;
+    let server = start_alone(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let ok = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"OK\"", "grpc_service=\"chuhe.v1.RulesService\""];
     let bad = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"InvalidArgument\""];
@@ -443,7 +443,7 @@ async fn graceful_shutdown_finishes_in_flight_requests() {
     chuhe::telemetry::metrics_handle();
     let started =
         || counter(&chuhe::telemetry::render_metrics(), "grpc_server_started_total", &["grpc_method=\"ValidateGame\""]);
-    let server = start(ServerConfig::default()).await;
+    let server = start_alone(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let record = position("startpos", &shuffle(10_000));
     let before = started();

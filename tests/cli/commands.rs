@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use chuhe::notation::fen;
 use chuhe::rules::types::Move;
 
-mod common;
+use crate::common;
 
 /// Black general on e9 alone; Red chariots on a9 (check along the rank) and a8 (the
 /// rank below), Red general on d0 (the d-file): no escape.

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 #[tokio::test]
 async fn every_ghz_config_is_complete_and_its_request_is_answered() {

@@ -6,7 +6,7 @@ use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::api::rules;
 
-mod common;
+use crate::common;
 use common::bad_field;
 
 const LIMITS: ContentLimits = ContentLimits { max_game_plies: 10_000 };

@@ -10,7 +10,7 @@ use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-mod common;
+use crate::common;
 use common::server::{small_engine, start};
 
 fn sha256_hex(key: &str) -> String {

@@ -15,8 +15,8 @@ use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse, health_client::HealthClient};
 
-mod common;
-use common::server::{small_engine, start};
+use crate::common;
+use common::server::{small_engine, start, start_alone};
 
 fn position(fen: &str, moves: &str) -> proto::Position {
     proto::Position {
@@ -73,7 +73,7 @@ async fn call_path(channel: &tonic::transport::Channel, path: &str) -> Result<He
 #[tokio::test]
 async fn unknown_methods_share_one_metric_series() {
     metrics();
-    let server = start(config()).await;
+    let server = start_alone(config()).await;
     let channel = server.channel().await;
     let before = metrics();
     let calls = 300;
@@ -137,7 +137,7 @@ async fn connections_without_a_request_are_closed() {
 async fn idle_connections_are_closed_but_not_during_a_call() {
     let idle = Duration::from_millis(300);
     let limits = ConnectionLimits { idle_timeout: Some(idle), ..ConnectionLimits::default() };
-    let server = start(with_connections(limits)).await;
+    let server = start_alone(with_connections(limits)).await;
     let closed = |text: &str| sample(text, "chuhe_connections_closed_total", &["reason=\"idle_timeout\""]);
     let before = closed(&metrics());
     let channel = server.channel().await;
@@ -241,7 +241,7 @@ async fn a_huge_input_echoed_in_an_error_fits_a_default_client() {
 #[tokio::test]
 async fn a_response_refused_for_its_size_is_resource_exhausted_not_ok() {
     metrics();
-    let server = start(ServerConfig { max_message_bytes: 64 * 1024, ..config() }).await;
+    let server = start_alone(ServerConfig { max_message_bytes: 64 * 1024, ..config() }).await;
     let mut notations = server.notations().await;
     let record: Vec<String> =
         ["b0c2", "b9c7", "c2b0", "c7b9"].iter().cycle().take(2_000).map(|s| s.to_string()).collect();
@@ -345,7 +345,7 @@ fn long_search() -> proto::AnalyzeStreamRequest {
 #[tokio::test]
 async fn streams_are_timed_to_their_end_and_dropped_ones_are_cancelled() {
     metrics();
-    let server = start(config()).await;
+    let server = start_alone(config()).await;
     let mut client = server.analysis().await;
     let stream = ["grpc_method=\"AnalyzeStream\""];
     let cancelled = ["grpc_method=\"AnalyzeStream\"", "grpc_code=\"Canceled\""];
@@ -381,7 +381,7 @@ async fn streams_are_timed_to_their_end_and_dropped_ones_are_cancelled() {
 #[tokio::test]
 async fn a_unary_call_the_client_gives_up_is_cancelled() {
     metrics();
-    let server = start(config()).await;
+    let server = start_alone(config()).await;
     let mut client = server.analysis().await;
     let cancelled = ["grpc_method=\"Hint\"", "grpc_code=\"Canceled\""];
     let before = sample(&metrics(), "grpc_server_handled_total", &cancelled);
@@ -401,7 +401,7 @@ async fn shed_calls_and_deadline_overruns_are_exported() {
     metrics();
     let text = metrics();
     assert!(text.contains("chuhe_search_deadline_overruns_total"), "overruns exported before any");
-    let server = start(ServerConfig { max_concurrency: 1, ..config() }).await;
+    let server = start_alone(ServerConfig { max_concurrency: 1, ..config() }).await;
     let shed = |text: &str| sample(text, "chuhe_requests_shed_total", &["grpc_method=\"Hint\""]);
     let before = shed(&metrics());
     let mut calls = Vec::new();

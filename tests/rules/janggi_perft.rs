@@ -3,7 +3,7 @@
 //! unless in check, two passes in a row end the game, bikjang restricts nothing).
 //!
 //! The default run checks every row up to [`DEFAULT_BUDGET`] nodes; all rows run with
-//! `cargo test --test janggi_perft -- --ignored` (the test profile is optimised).
+//! `cargo test --test rules janggi_perft_all_rows -- --ignored` (the test profile is optimised).
 
 use std::collections::BTreeMap;
 
@@ -63,7 +63,7 @@ fn janggi_perft_within_budget() {
 }
 
 #[test]
-#[ignore = "about 306 M nodes; run with `cargo test --test janggi_perft -- --ignored`"]
+#[ignore = "about 306 M nodes; run with `cargo test --test rules janggi_perft_all_rows -- --ignored`"]
 fn janggi_perft_all_rows() {
     check_rows(u64::MAX);
 }

@@ -6,7 +6,7 @@ use chuhe::rules::types::{Color, Move, MoveList};
 use chuhe::rules::xiangqi::handicap::{Handicap, Preset};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
 
-mod common;
+use crate::common;
 
 fn iccs(text: &str) -> Move {
     Move::parse_iccs(text).unwrap_or_else(|| panic!("bad ICCS {text}"))

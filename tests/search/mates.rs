@@ -12,7 +12,7 @@ use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Outcome, Params, Score, search};
 use common::mate::{Solver, assert_legal_line};
 
-mod common;
+use crate::common;
 
 /// Small endgames and the length of their shortest forced mate (Red to move).
 const MATES: [(&str, u32); 8] = [

@@ -10,7 +10,7 @@ use tonic_reflection::pb::v1::{
     server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
 };
 
-mod common;
+use crate::common;
 
 /// The commands of a Markdown file's code blocks that start with `program`, with
 /// continued lines joined and split into words as the shell would (quotes, no

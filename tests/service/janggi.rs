@@ -8,7 +8,7 @@ use chuhe::api::proto::{
 use tonic::Code;
 use tonic::transport::Channel;
 
-mod common;
+use crate::common;
 use common::convert_request as convert;
 use common::violation;
 

@@ -6,7 +6,7 @@ use chuhe::api::proto;
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
 
-mod common;
+use crate::common;
 use common::server::Running;
 use common::{convert_request, violation};
 

@@ -7,7 +7,7 @@ use chuhe::api::proto::{
 };
 use tonic::Code;
 
-mod common;
+use crate::common;
 use common::bad_field;
 use common::server::start_small;
 

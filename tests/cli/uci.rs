@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use chuhe::rules::types::{Move, MoveList};
 
-mod common;
+use crate::common;
 
 /// Every `info ... pv` line of `out` (the output of one search from `pos`) is a legal
 /// line from `pos`, and `bestmove` is legal there; returns the best move.

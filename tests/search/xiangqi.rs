@@ -13,7 +13,7 @@ use chuhe::rules::xiangqi::adjudicate::RuleSet;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, Score, StopReason, UnderRules, search};
 
-mod common;
+use crate::common;
 
 /// Can the side to move force a win (the opponent left without a legal move, which
 /// loses in Xiangqi) within `n` moves? Plain minimax over legal moves.

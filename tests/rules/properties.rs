@@ -17,7 +17,7 @@
 //! And (f): arbitrary text and mutations of valid FENs never make the FEN reader panic,
 //! and whatever it accepts formats and reads back to the same thing.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -581,7 +581,7 @@ fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,
         max_global_rejects: 8192,
-        // Failing cases are kept in tests/properties.proptest-regressions and replayed first.
+        // Failing cases are kept in tests/rules/properties.proptest-regressions and replayed first.
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
         ..ProptestConfig::default()
     }

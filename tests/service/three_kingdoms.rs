@@ -6,7 +6,7 @@ use chuhe::api::proto::{
 use tonic::Code;
 use tonic::transport::Channel;
 
-mod common;
+use crate::common;
 use common::bad_field;
 
 /// A server with a small engine, and a channel to it; the server stops when the second

@@ -11,7 +11,7 @@ use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, 
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-mod common;
+use crate::common;
 use common::server::{small_engine, start};
 
 /// A CA, and certificates it signs.

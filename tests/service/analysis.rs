@@ -8,7 +8,7 @@ use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic::transport::Channel;
 
-mod common;
+use crate::common;
 
 use common::replay::{assert_analysis, assert_move_of_mover};
 

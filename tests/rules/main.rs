@@ -1,0 +1,21 @@
+//! The rules layer: move generation and perft against the reference tables, FEN and
+//! move notations, game records, chases, repetition and adjudication, handicaps,
+//! properties of random games, and the Janggi and Three Kingdoms rules.
+//!
+//! One test binary for the layer, one module per concern or variant; the helpers shared
+//! by the layers are in `tests/common/`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod adjudication;
+mod chase;
+mod fen;
+mod handicap;
+mod janggi;
+mod janggi_perft;
+mod notation;
+mod perft;
+mod properties;
+mod records;
+mod three_kingdoms;

@@ -1,0 +1,14 @@
+//! The search: its answers in Xiangqi, Janggi and Three Kingdoms, mates proven by a
+//! brute-force solver, and the transposition table.
+//!
+//! One test binary for the layer, one module per concern or variant; the helpers shared
+//! by the layers are in `tests/common/`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod janggi;
+mod mates;
+mod three_kingdoms;
+mod tt;
+mod xiangqi;
