@@ -61,6 +61,9 @@ pub struct EngineConfig {
     pub default_analysis: Duration,
     /// How long a request may wait for a free search thread before it is refused.
     pub max_queue_wait: Duration,
+    /// The nice value added to search threads (Linux; 0: none), so that the threads of
+    /// rules calls run first when every core is searching.
+    pub search_nice: i32,
 }
 
 impl Default for EngineConfig {
@@ -72,6 +75,59 @@ impl Default for EngineConfig {
             max_analysis: Duration::from_secs(10),
             default_analysis: Duration::from_millis(1000),
             max_queue_wait: Duration::from_millis(50),
+            search_nice: 10,
+        }
+    }
+}
+
+/// The least time a search admitted after a wait has before its call's deadline.
+pub const MIN_SEARCH: Duration = Duration::from_millis(10);
+
+/// A call's deadline: when the call arrived and how long its client (or the server's
+/// request timeout) gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// When the call arrived (before any queue).
+    pub arrived: Instant,
+    /// The time it has from then.
+    pub timeout: Duration,
+}
+
+impl Deadline {
+    /// The deadline of a call that arrives now with `timeout`.
+    pub fn from_now(timeout: Duration) -> Deadline {
+        Deadline { arrived: Instant::now(), timeout }
+    }
+
+    /// The last instant a search may run to: the deadline less a margin to answer in
+    /// (a twentieth of the timeout, between 2 and 50 ms).
+    pub fn search_until(&self) -> Instant {
+        let margin = (self.timeout / 20).clamp(Duration::from_millis(2), Duration::from_millis(50));
+        self.arrived + self.timeout.saturating_sub(margin)
+    }
+}
+
+/// The time a search may take (see [`Engine::budget`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Its own time, counted from its start.
+    pub time: Option<Duration>,
+    /// Whether `time` is a move time (the request's, or the server's default), not the
+    /// server's cap.
+    pub movetime: bool,
+    /// The instant it must end by, whenever it starts: the call's deadline less a margin.
+    pub until: Option<Instant>,
+}
+
+impl Budget {
+    /// The time of a search that starts now, and whether it is a move time (else the
+    /// server's cap or the call's deadline bounds it).
+    pub fn from_now(&self) -> (Option<Duration>, bool) {
+        let Some(until) = self.until else { return (self.time, self.movetime) };
+        let left = until.saturating_duration_since(Instant::now());
+        match self.time {
+            Some(t) if t <= left => (Some(t), self.movetime),
+            _ => (Some(left), false),
         }
     }
 }
@@ -125,9 +181,11 @@ impl Engine {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let workers = config.workers.max(1);
+        let nice = config.search_nice;
         for i in 0..workers {
             let rx = rx.clone();
             let spawned = std::thread::Builder::new().name(format!("search-{i}")).spawn(move || {
+                lower_priority(nice);
                 loop {
                     let job = match rx.lock() {
                         Ok(guard) => guard.recv(),
@@ -152,12 +210,17 @@ impl Engine {
     }
 
     /// Waits (briefly) for a free search thread; [`EngineError::Busy`] when none frees
-    /// up within the queue wait.
-    pub async fn admit(&self) -> Result<Permit, EngineError> {
+    /// up within the queue wait, or in time to leave a search [`MIN_SEARCH`] before
+    /// `until` (the call's deadline, see [`Budget::until`]).
+    pub async fn admit(&self, until: Option<Instant>) -> Result<Permit, EngineError> {
         if let Ok(p) = self.permits.clone().try_acquire_owned() {
             return Ok(Permit { _held: p });
         }
-        match tokio::time::timeout(self.config.max_queue_wait, self.permits.clone().acquire_owned()).await {
+        let mut wait = self.config.max_queue_wait;
+        if let Some(until) = until {
+            wait = wait.min(until.saturating_duration_since(Instant::now()).saturating_sub(MIN_SEARCH));
+        }
+        match tokio::time::timeout(wait, self.permits.clone().acquire_owned()).await {
             Ok(Ok(p)) => Ok(Permit { _held: p }),
             _ => {
                 metrics::counter!("chuhe_search_rejected_total").increment(1);
@@ -206,14 +269,16 @@ impl Engine {
         Ok(Running { stop, done })
     }
 
-    /// Admits a search, runs `work` on a search thread and waits for its answer. The
-    /// stop flag `work` is given is raised when the returned future is dropped (the
-    /// client cancelled, or the deadline layer gave up).
+    /// Admits a search (waiting at most until `until` allows, see [`Engine::admit`]),
+    /// runs `work` on a search thread and waits for its answer. The stop flag `work` is
+    /// given is raised when the returned future is dropped (the client cancelled, or
+    /// the deadline layer gave up).
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
+        until: Option<Instant>,
         work: impl FnOnce(&Engine, &AtomicBool) -> T + Send + 'static,
     ) -> Result<T, EngineError> {
-        let permit = self.admit().await?;
+        let permit = self.admit(until).await?;
         let stop = Arc::new(AtomicBool::new(false));
         let _cancel = CancelOnDrop(stop.clone());
         let (tx, rx) = oneshot::channel();
@@ -224,15 +289,16 @@ impl Engine {
         rx.await.map_err(|_| EngineError::Lost)
     }
 
-    /// Admits a search and runs `work` on a search thread; each message `work` sends
-    /// goes out on the returned stream. Dropping the stream (the client went away)
-    /// raises the stop flag `work` is given, and so does a send that finds the stream
-    /// closed.
+    /// Admits a search (as [`Engine::run`] does) and runs `work` on a search thread;
+    /// each message `work` sends goes out on the returned stream. Dropping the stream
+    /// (the client went away) raises the stop flag `work` is given, and so does a send
+    /// that finds the stream closed.
     pub async fn stream<T: Send + 'static>(
         self: &Arc<Self>,
+        until: Option<Instant>,
         work: impl FnOnce(&Engine, &AtomicBool, &mut dyn FnMut(T)) + Send + 'static,
     ) -> Result<SearchStream<T>, EngineError> {
-        let permit = self.admit().await?;
+        let permit = self.admit(until).await?;
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = tokio::sync::mpsc::channel::<T>(16);
         let engine = self.clone();
@@ -249,27 +315,20 @@ impl Engine {
         Ok(Box::pin(StreamWithGuard { inner, _guard: CancelOnDrop(stop) }))
     }
 
-    /// The time budget of a request: its own (capped), the default when it sets no
-    /// limit, and never past the client's deadline (less a margin to answer in).
-    pub fn budget(
-        &self,
-        requested_ms: u32,
-        has_other_limit: bool,
-        client_timeout: Option<Duration>,
-    ) -> Option<Duration> {
-        let mut budget = if requested_ms > 0 {
-            Some(Duration::from_millis(requested_ms as u64).min(self.config.max_analysis))
+    /// The time budget of a request: its own movetime (capped by the server), the
+    /// server's cap when it sets another limit, the default when it sets none; and never
+    /// past the call's deadline, counted from the call's arrival (less a margin to
+    /// answer in), so that time spent waiting for a search thread is spent.
+    pub fn budget(&self, requested_ms: u32, has_other_limit: bool, deadline: Option<Deadline>) -> Budget {
+        let (time, movetime) = if requested_ms > 0 {
+            let asked = Duration::from_millis(requested_ms as u64);
+            (asked.min(self.config.max_analysis), asked <= self.config.max_analysis)
         } else if has_other_limit {
-            Some(self.config.max_analysis)
+            (self.config.max_analysis, false)
         } else {
-            Some(self.config.default_analysis)
+            (self.config.default_analysis, true)
         };
-        if let Some(t) = client_timeout {
-            let margin = (t / 20).clamp(Duration::from_millis(2), Duration::from_millis(50));
-            let cap = t.saturating_sub(margin);
-            budget = Some(budget.map_or(cap, |b| b.min(cap)));
-        }
-        budget
+        Budget { time: Some(time), movetime, until: deadline.map(|d| d.search_until()) }
     }
 
     /// Searches a game of a 9x10 variant on the calling thread, with the shared table,
@@ -365,6 +424,34 @@ impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
     }
 }
 
+/// Adds `nice` to the calling thread's nice value (its helper threads inherit it).
+#[cfg(target_os = "linux")]
+fn lower_priority(nice: i32) {
+    if nice == 0 {
+        return;
+    }
+    // SAFETY: plain system calls on the calling thread; no memory is shared with them.
+    unsafe {
+        let tid = libc::gettid() as libc::id_t;
+        *libc::__errno_location() = 0;
+        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
+        if libc::setpriority(libc::PRIO_PROCESS, tid, (current + nice).clamp(-20, 19)) != 0 {
+            tracing::warn!("search threads keep their priority: setpriority failed");
+        }
+    }
+}
+
+/// Thread priorities are left alone outside Linux.
+#[cfg(not(target_os = "linux"))]
+fn lower_priority(_nice: i32) {}
+
+/// The nice value of the calling thread (Linux), for tests.
+#[cfg(all(test, target_os = "linux"))]
+fn thread_nice() -> i32 {
+    // SAFETY: a plain system call about the calling thread.
+    unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+}
+
 /// Deadline of a search that starts now with this budget.
 pub fn deadline(budget: Option<Duration>) -> Option<Instant> {
     budget.map(|b| Instant::now() + b)
@@ -376,6 +463,18 @@ mod tests {
 
     fn one_thread() -> Arc<Engine> {
         Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() })
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn search_threads_run_at_a_lower_priority() {
+        let engine = Engine::new(EngineConfig { hash_mb: 1, workers: 1, search_nice: 5, ..EngineConfig::default() });
+        let here = thread_nice();
+        let permit = engine.try_admit().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let running = engine.start(permit, move |_, _| tx.send(thread_nice()).unwrap()).unwrap();
+        running.wait();
+        assert_eq!(rx.recv().unwrap(), (here + 5).min(19));
     }
 
     #[test]

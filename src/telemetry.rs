@@ -1,5 +1,7 @@
 //! Metrics (Prometheus text at `/metrics`) and tracing set-up.
 
+#![warn(missing_docs)]
+
 use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
@@ -90,7 +92,9 @@ pub async fn serve_metrics(
 /// Log output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
+    /// Human-readable lines.
     Text,
+    /// One JSON object per line, for log collectors.
     Json,
 }
 

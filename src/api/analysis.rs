@@ -2,13 +2,14 @@
 //! engine.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request, required};
 use super::proto;
 use super::three_kingdoms_analysis;
-use crate::engine::{Engine, SearchStream};
+use crate::engine::{Budget, Deadline, Engine, SearchStream};
 use crate::game::{AnyGame, RuleSet};
 use crate::rules::types::Move;
 use crate::search::draw_offer::{self, DrawAnswer, Standing};
@@ -20,7 +21,16 @@ struct Job {
     /// The rule set repetitions are judged by; `None`: the variant's default.
     rules: Option<RuleSet>,
     params: Params,
-    budget: Option<Duration>,
+    budget: Budget,
+}
+
+impl Job {
+    /// Searches on the calling thread, from now on: the outcome, and whether a move time
+    /// (not the server's cap or the call's deadline) bounded it.
+    fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
+        let (time, movetime) = self.budget.from_now();
+        (engine.search(&self.game, self.rules, &self.params, time, stop, on_depth), movetime)
+    }
 }
 
 /// Root moves of a request, each read and, where `game` is given, legal in it.
@@ -55,7 +65,7 @@ fn job(
     exclude_moves: &[String],
     rule_set: i32,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<Job, Error> {
     let position = required(position, "position")?;
     let game = convert::game_from_request(position, "position", content)?;
@@ -73,7 +83,7 @@ fn job(
         search_moves: parse_root_moves(search_moves, "search_moves", Some(&game))?,
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
     };
-    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout);
+    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, deadline);
     Ok(Job { game, rules, params, budget })
 }
 
@@ -88,10 +98,10 @@ fn analyze_job(
     engine: &Engine,
     r: &proto::AnalyzeRequest,
     limits: ContentLimits,
-    timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<Job, Error> {
     let (position, search) = (r.position.as_ref(), r.limits.as_ref());
-    job(engine, position, search, r.multipv, &r.search_moves, &r.exclude_moves, r.rule_set, limits, timeout)
+    job(engine, position, search, r.multipv, &r.search_moves, &r.exclude_moves, r.rule_set, limits, deadline)
 }
 
 /// AnalyzeStream asks what Analyze asks.
@@ -115,12 +125,14 @@ fn score(s: Score) -> proto::Score {
     }
 }
 
-/// The API's stop reason for either search's.
-pub fn stop_reason(r: StopReason) -> proto::StopReason {
+/// The API's stop reason for either search's; `movetime`: a move time bounded the
+/// search (else the server's cap or the call's deadline did: DEADLINE).
+pub fn stop_reason(r: StopReason, movetime: bool) -> proto::StopReason {
     match r {
         StopReason::Depth => proto::StopReason::Depth,
         StopReason::Nodes => proto::StopReason::Nodes,
-        StopReason::Time => proto::StopReason::Movetime,
+        StopReason::Time if movetime => proto::StopReason::Movetime,
+        StopReason::Time => proto::StopReason::Deadline,
         StopReason::Stopped => proto::StopReason::Cancelled,
         StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
         StopReason::SingleMove => proto::StopReason::SingleMove,
@@ -148,8 +160,8 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
     if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
-/// The final answer of a search.
-pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeResponse {
+/// The final answer of a search (`movetime`: see [`stop_reason`]).
+pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> proto::AnalyzeResponse {
     let r = &outcome.report;
     proto::AnalyzeResponse {
         lines: lines(r),
@@ -161,7 +173,7 @@ pub fn analyze_response(outcome: &Outcome, hit_rate: f64) -> proto::AnalyzeRespo
         nps: nps(r.nodes, r.elapsed),
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
-        stop_reason: stop_reason(outcome.stop_reason) as i32,
+        stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
     }
 }
 
@@ -224,19 +236,16 @@ pub fn analyze_here(
         limits,
         None,
     )?;
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let hit_rate = || engine.tt.hit_rate();
-    let outcome = engine.search(&job.game, job.rules, &job.params, job.budget, &stop, &mut |report| {
-        on_depth(&progress(report, hit_rate()))
-    });
-    Ok(analyze_response(&outcome, hit_rate()))
+    let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
+    Ok(analyze_response(&outcome, movetime, hit_rate()))
 }
 
-/// Admits the job, runs it on a search thread and waits for the outcome.
-async fn search(engine: &Arc<Engine>, job: Job) -> Result<Outcome, Error> {
-    Ok(engine
-        .run(move |engine, stop| engine.search(&job.game, job.rules, &job.params, job.budget, stop, &mut |_| {}))
-        .await?)
+/// Admits the job, runs it on a search thread and waits for the outcome (and whether a
+/// move time bounded it).
+async fn search(engine: &Arc<Engine>, job: Job) -> Result<(Outcome, bool), Error> {
+    Ok(engine.run(job.budget.until, move |engine, stop| job.search(engine, stop, &mut |_| {})).await?)
 }
 
 /// The last message of a stream: the final answer, marked final.
@@ -259,20 +268,21 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
 /// The messages of AnalyzeStream: one per finished depth, then the final answer.
 pub type ProgressStream = SearchStream<proto::AnalyzeStreamResponse>;
 
-/// Analyze: a search of the request's position within its limits and the server's
-/// (`timeout`: the client's deadline).
+/// Analyze: a search of the request's position within its limits and the server's,
+/// ending before the call's `deadline` (counted from its arrival, so that time spent
+/// waiting for a search thread counts).
 pub async fn analyze(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
     limits: ContentLimits,
-    timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
     if is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::analyze(engine, r, limits, timeout).await;
+        return three_kingdoms_analysis::analyze(engine, r, limits, deadline).await;
     }
-    let job = analyze_job(engine, r, limits, timeout)?;
-    let outcome = search(engine, job).await?;
-    Ok(analyze_response(&outcome, engine.tt.hit_rate()))
+    let job = analyze_job(engine, r, limits, deadline)?;
+    let (outcome, movetime) = search(engine, job).await?;
+    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
@@ -281,18 +291,18 @@ pub async fn analyze_stream(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeStreamRequest,
     limits: ContentLimits,
-    timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<ProgressStream, Error> {
     let r = &analyze_request(r);
     if is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::analyze_stream(engine, r, limits, timeout).await;
+        return three_kingdoms_analysis::analyze_stream(engine, r, limits, deadline).await;
     }
-    let job = analyze_job(engine, r, limits, timeout)?;
+    let job = analyze_job(engine, r, limits, deadline)?;
     let stream = engine
-        .stream(move |engine, stop, send| {
+        .stream(job.budget.until, move |engine, stop, send| {
             let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
-            let outcome = engine.search(&job.game, job.rules, &job.params, job.budget, stop, &mut on_depth);
-            send(final_message(analyze_response(&outcome, engine.tt.hit_rate())));
+            let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
+            send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
         })
         .await?;
     Ok(stream)
@@ -303,16 +313,16 @@ pub async fn hint(
     engine: &Arc<Engine>,
     r: &proto::HintRequest,
     limits: ContentLimits,
-    timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
     if is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::hint(engine, r, limits, timeout).await;
+        return three_kingdoms_analysis::hint(engine, r, limits, deadline).await;
     }
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, timeout)?;
+    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, deadline)?;
     let game = job.game.clone();
-    let outcome = search(engine, job).await?;
+    let (outcome, _) = search(engine, job).await?;
     let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
     Ok(proto::HintResponse {
         r#move: Some(convert::describe_move(&game, best)),
@@ -325,21 +335,21 @@ pub async fn evaluate_draw_offer(
     engine: &Arc<Engine>,
     r: &proto::EvaluateDrawOfferRequest,
     limits: ContentLimits,
-    timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
     if is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::evaluate_draw_offer(engine, r, limits, timeout).await;
+        return three_kingdoms_analysis::evaluate_draw_offer(engine, r, limits, deadline).await;
     }
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, timeout)?;
+    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, deadline)?;
     let game = job.game.clone();
     let offered_by = match proto::Player::try_from(r.offered_by) {
         Ok(proto::Player::Red) => crate::rules::types::Color::Red,
         Ok(proto::Player::Black) => crate::rules::types::Color::Black,
         _ => return Err(bad_request("offered_by", "name RED or BLACK")),
     };
-    let outcome = search(engine, job).await?;
+    let (outcome, _) = search(engine, job).await?;
     let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
     // The engine answers for the side that received the offer.
     let flip = |s: Score| match s {

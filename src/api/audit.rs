@@ -467,7 +467,7 @@ pub async fn audit_game(
 ) -> Result<proto::AuditGameResponse, Error> {
     let audit = audit_job(engine, r, limits)?;
     Ok(engine
-        .run(move |engine, stop| {
+        .run(None, move |engine, stop| {
             let mut plies = Vec::new();
             let summary = run(engine, &audit, stop, &mut |p| plies.push(p));
             proto::AuditGameResponse { plies, summary: Some(summary) }
@@ -487,7 +487,7 @@ pub async fn audit_game_stream(
 ) -> Result<AuditStream, Error> {
     let audit = audit_job(engine, &audit_request(r), limits)?;
     let stream = engine
-        .stream(move |engine, stop, send| {
+        .stream(None, move |engine, stop, send| {
             use proto::audit_game_stream_response::Message;
             let wrap = |m| proto::AuditGameStreamResponse { message: Some(m) };
             let summary = run(engine, &audit, stop, &mut |p| send(wrap(Message::Ply(p))));

@@ -3,15 +3,27 @@
 //! its request. The gRPC service ([`crate::service`]) wraps these functions in tonic;
 //! the command line's `--json` prints their answers; neither repeats them.
 
+#![warn(missing_docs)]
+
+/// AnalysisService: searches, hints and draw offers.
 pub mod analysis;
+/// AuditGame: the engine's evidence for every ply of a game.
 pub mod audit;
+/// Messages to and from the domain for the 9x10 games.
 pub mod convert;
+/// The API's errors, independent of any transport.
 pub mod error;
+/// NotationService: move conversion and game records.
 pub mod notation;
+/// The generated `chuhe.v1` messages (documented in `proto/`).
 pub mod proto;
+/// RulesService: legal moves, validation and adjudication.
 pub mod rules;
+/// RulesService for Three Kingdoms.
 pub mod three_kingdoms;
+/// AnalysisService for Three Kingdoms.
 pub mod three_kingdoms_analysis;
+/// Protobuf bytes written by hand where building messages would cost too much.
 pub mod wire;
 
 pub use error::{Error, Result};

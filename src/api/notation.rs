@@ -10,6 +10,7 @@ use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
 use crate::rules::xiangqi::handicap::{NamedStart, Preset};
 
+/// ConvertMoves: a sequence of moves from one notation to another, each checked.
 pub fn convert_moves(
     req: &proto::ConvertMovesRequest,
     limits: ContentLimits,
@@ -51,6 +52,7 @@ fn variant_tag(value: &str) -> Result<Variant, Error> {
     }
 }
 
+/// ImportRecord: a game record's text read and replayed, every move checked.
 pub fn import_record(
     req: &proto::ImportRecordRequest,
     limits: ContentLimits,
@@ -125,6 +127,7 @@ fn imported(
     }
 }
 
+/// ExportRecord: a game as a record's text in the notation asked for.
 pub fn export_record(
     req: &proto::ExportRecordRequest,
     limits: ContentLimits,

@@ -15,6 +15,7 @@ use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
 use crate::rules::xiangqi::adjudicate;
 
+/// ListLegalMoves: the legal moves of the request's position, with its status.
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
@@ -84,6 +85,7 @@ pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: Cont
     Ok(w.finish())
 }
 
+/// ValidateMove: whether one move is legal, and why not.
 pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
@@ -147,6 +149,7 @@ pub fn validate_move(
     })
 }
 
+/// ValidateGame: the first illegal move of a game record, if any.
 pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
@@ -181,6 +184,7 @@ pub fn validate_game(
     Ok(resp)
 }
 
+/// Adjudicate: the result of a game record under a rule set.
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
     if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
         return three_kingdoms::adjudicate(req, limits);

@@ -200,6 +200,7 @@ fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// [`super::rules::list_legal_moves`] for a Three Kingdoms position.
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
@@ -228,6 +229,7 @@ fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
     Point::parse(p.name.trim()).map_err(|e| bad_request(format!("{field}.name"), e.to_string()))
 }
 
+/// [`super::rules::validate_move`] for a Three Kingdoms position.
 pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
@@ -279,6 +281,7 @@ pub fn validate_move(
     })
 }
 
+/// [`super::rules::validate_game`] for a Three Kingdoms record.
 pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
@@ -334,6 +337,7 @@ fn termination(t: Option<Termination>) -> proto::Termination {
     }
 }
 
+/// [`super::rules::adjudicate`] for a Three Kingdoms record.
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;

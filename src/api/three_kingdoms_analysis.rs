@@ -13,14 +13,14 @@
 //!   to move's value less its strongest rival's.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
 
 use super::analysis::{draw_offer_reason, final_message, principal_variations, progress_message, stop_reason};
 use super::convert::ContentLimits;
 use super::error::{Error, bad_request, required};
 use super::proto;
 use super::three_kingdoms::{check_rule_set, describe_move, kingdom, parse_moves, start_position};
-use crate::engine::{Engine, SearchStream, deadline};
+use crate::engine::{self, Budget, Deadline, Engine, SearchStream};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
 use crate::search::three_kingdoms::{self as search, Limits, Outcome, Params, Report, WIN, WIN_BOUND};
@@ -29,7 +29,7 @@ use crate::search::three_kingdoms::{self as search, Limits, Outcome, Params, Rep
 struct Job {
     game: Game,
     params: Params,
-    budget: Option<Duration>,
+    budget: Budget,
 }
 
 /// The game of the record of `p` under `rule_set`; an illegal move is
@@ -75,7 +75,7 @@ fn job(
     engine: &Engine,
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<Job, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     if r.multipv > 64 {
@@ -89,7 +89,7 @@ fn job(
         search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,
         exclude_moves: root_moves(&r.exclude_moves, "exclude_moves", None)?,
     };
-    Ok(Job { game, params, budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, client_timeout) })
+    Ok(Job { game, params, budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, deadline) })
 }
 
 fn score(v: i32) -> proto::Score {
@@ -123,7 +123,7 @@ fn progress(pos: &Position, r: &Report, hit_rate: f64) -> proto::AnalyzeStreamRe
     progress_message(lines, (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
 }
 
-fn response(pos: &Position, out: &Outcome, hit_rate: f64) -> proto::AnalyzeResponse {
+fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) -> proto::AnalyzeResponse {
     let p = progress(pos, &out.report, hit_rate);
     proto::AnalyzeResponse {
         lines: p.lines,
@@ -135,13 +135,16 @@ fn response(pos: &Position, out: &Outcome, hit_rate: f64) -> proto::AnalyzeRespo
         nps: p.nps,
         time_ms: p.time_ms,
         hash_hit_rate: p.hash_hit_rate,
-        stop_reason: stop_reason(out.stop_reason) as i32,
+        stop_reason: stop_reason(out.stop_reason, *movetime) as i32,
     }
 }
 
-/// Runs `job` on the calling (search) thread; `on_depth` sees each completed depth.
-fn run(engine: &Engine, job: &Job, stop: &std::sync::atomic::AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> Outcome {
-    engine.search_three_kingdoms(&job.game, &job.params, job.budget, stop, on_depth)
+/// Runs `job` on the calling (search) thread from now on; `on_depth` sees each
+/// completed depth. Also says whether a move time (not the server's cap or the call's
+/// deadline) bounded it.
+fn run(engine: &Engine, job: &Job, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
+    let (time, movetime) = job.budget.from_now();
+    (engine.search_three_kingdoms(&job.game, &job.params, time, stop, on_depth), movetime)
 }
 
 /// Analyze on the calling thread (the command line's `chuhe analyze`): `on_depth` sees
@@ -154,20 +157,21 @@ pub fn analyze_here(
 ) -> Result<proto::AnalyzeResponse, Error> {
     let job = job(engine, r, content, None)?;
     let pos = job.game.position();
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
     Ok(response(pos, &out, engine.tt.hit_rate()))
 }
 
+/// [`super::analysis::analyze`] for a Three Kingdoms position.
 pub async fn analyze(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    let job = job(engine, r, content, client_timeout)?;
+    let job = job(engine, r, content, deadline)?;
     engine
-        .run(move |engine, stop| {
+        .run(job.budget.until, move |engine, stop| {
             let out = run(engine, &job, stop, &mut |_| {});
             response(job.game.position(), &out, engine.tt.hit_rate())
         })
@@ -175,15 +179,16 @@ pub async fn analyze(
         .map_err(Error::from)
 }
 
+/// [`super::analysis::analyze_stream`] for a Three Kingdoms position.
 pub async fn analyze_stream(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<SearchStream<proto::AnalyzeStreamResponse>, Error> {
-    let job = job(engine, r, content, client_timeout)?;
+    let job = job(engine, r, content, deadline)?;
     engine
-        .stream(move |engine, stop, send| {
+        .stream(job.budget.until, move |engine, stop, send| {
             let pos = job.game.position();
             let mut on_depth = |report: &Report| send(progress(pos, report, engine.tt.hit_rate()));
             let out = run(engine, &job, stop, &mut on_depth);
@@ -194,30 +199,32 @@ pub async fn analyze_stream(
 }
 
 /// The thinking time of Hint and EvaluateDrawOffer: the request's, or 300 ms.
-fn think(engine: &Engine, movetime_ms: u32, client_timeout: Option<Duration>) -> Option<Duration> {
-    engine.budget(if movetime_ms > 0 { movetime_ms } else { 300 }, false, client_timeout)
+fn think(engine: &Engine, movetime_ms: u32, deadline: Option<Deadline>) -> Budget {
+    engine.budget(if movetime_ms > 0 { movetime_ms } else { 300 }, false, deadline)
 }
 
+/// [`super::analysis::hint`] for a Three Kingdoms position.
 pub async fn hint(
     engine: &Arc<Engine>,
     r: &proto::HintRequest,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
     let position = game.position().clone();
-    let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, client_timeout) };
-    let out = engine.run(move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
+    let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
+    let (out, _) = engine.run(job.budget.until, move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
     let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
     Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
 }
 
+/// [`super::analysis::evaluate_draw_offer`] for a Three Kingdoms position.
 pub async fn evaluate_draw_offer(
     engine: &Arc<Engine>,
     r: &proto::EvaluateDrawOfferRequest,
     content: ContentLimits,
-    client_timeout: Option<Duration>,
+    deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
     let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
@@ -229,9 +236,11 @@ pub async fn evaluate_draw_offer(
             format!("the offer must come from a kingdom in play other than {}, which answers it", pos.side_to_move()),
         ));
     }
-    let budget = think(engine, r.movetime_ms, client_timeout);
+    let budget = think(engine, r.movetime_ms, deadline);
     let verdict = engine
-        .run(move |engine, stop| search::judge_draw_offer(&game, Limits::default(), &engine.tt, stop, deadline(budget)))
+        .run(budget.until, move |engine, stop| {
+            search::judge_draw_offer(&game, Limits::default(), &engine.tt, stop, engine::deadline(budget.from_now().0))
+        })
         .await?;
     Ok(proto::EvaluateDrawOfferResponse {
         accept: verdict.answer.accept(),

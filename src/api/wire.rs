@@ -26,13 +26,16 @@ pub struct Writer {
 
 /// Wire types of the field keys written here.
 pub const VARINT: u8 = 0;
+/// The wire type of a length-delimited field (bytes, strings, messages).
 pub const LENGTH_DELIMITED: u8 = 2;
 
 impl Writer {
+    /// A writer with room for `bytes` bytes.
     pub fn with_capacity(bytes: usize) -> Writer {
         Writer { buf: Vec::with_capacity(bytes) }
     }
 
+    /// The bytes written.
     pub fn finish(self) -> Encoded {
         Encoded(self.buf)
     }

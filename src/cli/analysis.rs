@@ -14,6 +14,7 @@ use crate::Failure;
 #[derive(clap::Args)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
+    /// The position to analyse.
     pub position: PositionArgs,
     /// Time budget in milliseconds (default: 1000 when neither --depth nor --nodes is
     /// given, else none).

@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use crate::Failure;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+/// The variant of a command's position.
 pub enum Variant {
     Xiangqi,
     Janggi,
@@ -17,6 +18,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The API's variant.
     pub fn proto(self) -> proto::Variant {
         match self {
             Variant::Xiangqi => proto::Variant::Xiangqi,
@@ -27,6 +29,7 @@ impl Variant {
 }
 
 #[derive(clap::Args)]
+/// The position a command works on: variant, start and moves.
 pub struct PositionArgs {
     /// The game.
     #[arg(long, value_enum, default_value = "xiangqi")]
@@ -49,6 +52,7 @@ pub struct PositionArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+/// A rule set named on the command line.
 pub enum RulesArg {
     /// SIMPLIFIED_V1: perpetual check loses, other repetitions draw.
     Simplified,
@@ -68,6 +72,7 @@ pub enum RulesArg {
 }
 
 impl RulesArg {
+    /// The API's rule set (none: unspecified).
     pub fn to_proto(rules: Option<RulesArg>) -> proto::RuleSet {
         match rules {
             None => proto::RuleSet::Unspecified,
@@ -82,6 +87,7 @@ impl RulesArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
+/// A move notation named on the command line.
 pub enum NotationArg {
     /// `h2e2`
     Iccs,
@@ -100,6 +106,7 @@ pub enum NotationArg {
 }
 
 impl NotationArg {
+    /// The API's notation.
     pub fn proto(self) -> proto::Notation {
         match self {
             NotationArg::Iccs => proto::Notation::Iccs,
@@ -113,6 +120,7 @@ impl NotationArg {
     }
 }
 
+/// The API's position for the command's arguments.
 pub fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
     let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     let fen = if args.no_flag_bearers && args.fen.trim() == "startpos" {

@@ -12,6 +12,7 @@ use super::args::{PositionArgs, RulesArg, api_failure, json, proto_position};
 use crate::Failure;
 
 #[derive(clap::Args)]
+/// The arguments of `chuhe audit`.
 pub struct AuditArgs {
     #[command(flatten)]
     position: PositionArgs,

@@ -3,17 +3,24 @@
 
 use crate::Failure;
 
+/// Reads how ranks are numbered (from 0 or from 1).
 pub fn parse_ranks(s: &str) -> Result<chuhe::selfplay::Ranks, String> {
     chuhe::selfplay::Ranks::parse(s).ok_or_else(|| format!("ranks {s:?}: 0 or 1"))
 }
 
 /// The conditions of a match.
 pub struct MatchSettings {
+    /// Games to play.
     pub games: usize,
+    /// Each engine's time or depth per move.
     pub budget: chuhe::selfplay::Budget,
+    /// The file of opening positions.
     pub openings: std::path::PathBuf,
+    /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
+    /// The SPRT test to stop on, if any.
     pub sprt: Option<String>,
+    /// Where to write the games' records.
     pub pgn: Option<std::path::PathBuf>,
 }
 

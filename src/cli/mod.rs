@@ -2,9 +2,17 @@
 //! Each calls the library: the API's functions for what the API answers too (so
 //! `--json` prints the very response of the RPC), the engine and the variant layer.
 
+#![warn(missing_docs)]
+
+/// `chuhe analyze`, `hint` and draw offers.
 pub mod analysis;
+/// Arguments several commands share: the position, the variant, rule sets, notations.
 pub mod args;
+/// `chuhe audit`: a game's per-ply evidence.
 pub mod audit;
+/// `chuhe match`: engines against each other.
 pub mod matches;
+/// `chuhe moves`, `convert`, `adjudicate` and the other rules commands.
 pub mod rules;
+/// `chuhe serve`: the gRPC server and its metrics.
 pub mod serve;

@@ -89,6 +89,7 @@ pub fn run_adjudicate(position: &PositionArgs, rules: Option<RulesArg>, as_json:
 }
 
 #[derive(clap::Args)]
+/// The arguments of `chuhe convert`.
 pub struct ConvertArgs {
     /// The game: Xiangqi, or Janggi (whose moves are written in ICCS, coordinates,
     /// algebraic or Korean notation).

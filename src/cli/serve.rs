@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use chuhe::engine::EngineConfig;
 use chuhe::service::connections::{ConnectionLimits, bind};
-use chuhe::service::server::{EXIT_CALLS_CUT, ServerConfig, serve};
+use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, serve};
 use chuhe::service::tls::TlsFiles;
 use chuhe::telemetry::{self, LogFormat};
 use clap::Parser;
@@ -13,6 +13,7 @@ use clap::Parser;
 use crate::Failure;
 
 #[derive(clap::Args)]
+/// The flags of `chuhe serve`, each also read from its `CHUHE_*` variable.
 pub struct ServeArgs {
     /// gRPC listen address.
     #[arg(long, env = "CHUHE_LISTEN", default_value = "127.0.0.1:50051")]
@@ -79,6 +80,11 @@ pub struct ServeArgs {
     /// health checks then needs `authorization: Bearer <key>`.
     #[arg(long, env = "CHUHE_API_KEYS")]
     api_keys: Option<std::path::PathBuf>,
+    /// Server reflection (for tools such as grpcurl): `on` serves it to every caller,
+    /// with or without an API key; `off` does not serve it. Unset: served, and when
+    /// API keys are required, only to calls with a key.
+    #[arg(long, env = "CHUHE_REFLECTION", value_enum)]
+    reflection: Option<OnOff>,
     /// Transposition table size shared by all searches, in MiB.
     #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
     hash_mb: usize,
@@ -94,9 +100,22 @@ pub struct ServeArgs {
     /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
     #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
     max_queue_wait_ms: u64,
+    /// Nice value added to search threads (Linux; 0: none), so that rules calls keep
+    /// their latency while searches fill every core.
+    #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
+    search_nice: i32,
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
+}
+
+/// A switch of the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    /// Switched on.
+    On,
+    /// Switched off.
+    Off,
 }
 
 impl Default for ServeArgs {
@@ -117,6 +136,7 @@ impl ServeArgs {
     }
 }
 
+/// Runs the server until SIGTERM or SIGINT; exits with status 3 when calls were cut.
 pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
     telemetry::init_tracing(args.log_format);
     let config = ServerConfig {
@@ -141,12 +161,18 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         },
         tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
         api_keys: args.api_keys,
+        reflection: match args.reflection {
+            None => Reflection::Keyed,
+            Some(OnOff::On) => Reflection::Open,
+            Some(OnOff::Off) => Reflection::Off,
+        },
         engine: EngineConfig {
             hash_mb: args.hash_mb,
             threads_per_search: args.threads.max(1),
             workers: if args.search_workers == 0 { EngineConfig::default().workers } else { args.search_workers },
             max_analysis: Duration::from_millis(args.max_analysis_ms),
             max_queue_wait: Duration::from_millis(args.max_queue_wait_ms),
+            search_nice: args.search_nice,
             ..EngineConfig::default()
         },
     };

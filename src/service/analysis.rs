@@ -2,7 +2,6 @@
 //! with the client's deadline.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
@@ -10,15 +9,24 @@ use tonic::{Request, Response, Status};
 use crate::api::convert::ContentLimits;
 use crate::api::proto::{self, analysis_service_server::AnalysisService};
 use crate::api::{analysis, audit};
-use crate::engine::Engine;
+use crate::engine::{Deadline, Engine};
 
+/// AnalysisService: each RPC runs its API function on the engine.
 pub struct Analysis {
+    /// The engine every search runs on.
     pub engine: Arc<Engine>,
+    /// The limits of request contents.
     pub limits: ContentLimits,
 }
 
-fn client_timeout<T>(req: &Request<T>) -> Option<Duration> {
-    super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)
+/// The call's deadline, from its arrival (set by the middleware), or from now with the
+/// client's `grpc-timeout`.
+fn client_timeout<T>(req: &Request<T>) -> Option<Deadline> {
+    if let Some(d) = req.extensions().get::<Deadline>() {
+        return Some(*d);
+    }
+    let timeout = super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)?;
+    Some(Deadline::from_now(timeout))
 }
 
 /// The messages of AnalyzeStream as tonic sends them; dropping it stops the search.

@@ -1,26 +1,36 @@
 //! API keys: a tower layer that asks every call but the health checks for
 //! `authorization: Bearer <key>`, finds the key's tenant by the SHA-256 hash of the
 //! key (the server keeps no keys, only their hashes, compared in constant time), and
-//! holds the tenant to its quotas: calls at once and calls per second. A call without
-//! a valid key is UNAUTHENTICATED; one over its tenant's quota RESOURCE_EXHAUSTED.
+//! holds the tenant to its quotas: calls at once, calls per second, searches at once
+//! and search milliseconds per minute. A call without a valid key is UNAUTHENTICATED;
+//! one over its tenant's quota RESOURCE_EXHAUSTED with a `google.rpc.QuotaFailure`
+//! (the quota) and a `google.rpc.RetryInfo` (when to try again).
+//!
+//! With mutual TLS, a call without a key may be named by its client certificate: the
+//! tenant whose `client_cn` is the common name of the certificate's subject (the
+//! certificate was already checked against `--tls-client-ca` in the handshake).
 //!
 //! The file (`--api-keys`) is JSON, one object per tenant:
 //!
 //! ```json
 //! [
-//!   { "tenant": "acme", "key_sha256": "<64 hex digits>", "max_concurrent_calls": 8, "calls_per_second": 50 },
-//!   { "tenant": "tools", "key_sha256": "<64 hex digits>" }
+//!   { "tenant": "acme", "key_sha256": "<64 hex digits>", "max_concurrent_calls": 8, "calls_per_second": 50,
+//!     "max_concurrent_searches": 2, "search_ms_per_minute": 60000 },
+//!   { "tenant": "tools", "key_sha256": "<64 hex digits>", "client_cn": "tools.example.com" }
 //! ]
 //! ```
 //!
 //! (`printf %s "$KEY" | sha256sum` gives the hash.) Quotas left out are not applied.
+//! Searches are the calls of `chuhe.v1.AnalysisService`; a search's milliseconds are
+//! its call's, from its arrival to the end of its response, charged when it ends (a
+//! tenant with any time left may start one; one that went over waits longer).
 
 use std::future::Future;
 use std::path::Path;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use http::{Request, Response};
 use http_body::Frame;
@@ -29,88 +39,154 @@ use subtle::ConstantTimeEq;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tonic::Status;
 use tonic::body::Body;
+use tonic_types::{ErrorDetails, StatusExt};
 use tower::{Layer, Service};
 
 /// The tenant of a call, in its request's extensions once its key is checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tenant(pub Arc<str>);
 
+/// The common name of the subject of a connection's client certificate (mutual TLS),
+/// in the extensions of each of its requests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientName(pub Arc<str>);
+
+/// The path prefix of the calls that run searches.
+const SEARCHES: &str = "/chuhe.v1.AnalysisService/";
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Entry {
     tenant: String,
-    key_sha256: String,
+    #[serde(default)]
+    key_sha256: Option<String>,
+    #[serde(default)]
+    client_cn: Option<String>,
     #[serde(default)]
     max_concurrent_calls: Option<usize>,
     #[serde(default)]
     calls_per_second: Option<f64>,
+    #[serde(default)]
+    max_concurrent_searches: Option<usize>,
+    #[serde(default)]
+    search_ms_per_minute: Option<u64>,
 }
 
 struct TenantKey {
     tenant: Tenant,
-    hash: [u8; 32],
+    hash: Option<[u8; 32]>,
+    client_cn: Option<String>,
     at_once: Option<Arc<Semaphore>>,
     rate: Option<Mutex<Bucket>>,
+    searches: Option<Arc<Semaphore>>,
+    search_time: Option<Arc<Mutex<Bucket>>>,
 }
 
-/// A token bucket: `per_second` tokens a second, at most a second's worth (and at least one).
+/// A token bucket: `per_second` tokens a second, up to `capacity`. Tokens may go below
+/// zero when more is charged than there was (a search that ran longer than was left).
 struct Bucket {
     per_second: f64,
+    capacity: f64,
     tokens: f64,
     last: Instant,
 }
 
 impl Bucket {
-    fn take(&mut self) -> bool {
+    /// A full bucket.
+    fn new(per_second: f64, capacity: f64) -> Bucket {
+        Bucket { per_second, capacity, tokens: capacity, last: Instant::now() }
+    }
+
+    fn refill(&mut self) {
         let now = Instant::now();
-        let capacity = self.per_second.max(1.0);
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.per_second).min(capacity);
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.per_second).min(self.capacity);
         self.last = now;
+    }
+
+    /// Takes one token, or says how long until there is one.
+    fn take(&mut self) -> Result<(), Duration> {
+        self.refill();
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
-            true
+            Ok(())
         } else {
-            false
+            Err(self.until(1.0))
         }
+    }
+
+    /// Whether any token is left, or how long until one is.
+    fn any_left(&mut self) -> Result<(), Duration> {
+        self.refill();
+        if self.tokens > 0.0 { Ok(()) } else { Err(self.until(1.0)) }
+    }
+
+    fn charge(&mut self, tokens: f64) {
+        self.refill();
+        self.tokens -= tokens;
+    }
+
+    /// The time until the bucket holds `tokens`.
+    fn until(&self, tokens: f64) -> Duration {
+        Duration::from_secs_f64(((tokens - self.tokens) / self.per_second).clamp(0.0, 3600.0))
     }
 }
 
 /// The tenants and the hashes of their keys.
 pub struct ApiKeys {
-    keys: Vec<TenantKey>,
+    keys: Vec<Arc<TenantKey>>,
 }
 
 impl ApiKeys {
+    /// Reads the tenants of a keys file (see the module documentation).
     pub fn from_file(path: &Path) -> Result<ApiKeys, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         ApiKeys::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// Reads the tenants of the text of a keys file.
     pub fn parse(text: &str) -> Result<ApiKeys, String> {
         let entries: Vec<Entry> = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let mut keys: Vec<TenantKey> = Vec::with_capacity(entries.len());
+        let mut keys: Vec<Arc<TenantKey>> = Vec::with_capacity(entries.len());
         for (i, e) in entries.into_iter().enumerate() {
-            let hash = hex32(&e.key_sha256)
-                .ok_or_else(|| format!("entry {i} ({}): key_sha256 is not 64 hex digits", e.tenant))?;
-            if e.tenant.is_empty() {
+            let name = &e.tenant;
+            if name.is_empty() {
                 return Err(format!("entry {i}: no tenant name"));
             }
-            if keys.iter().any(|k| k.hash == hash) {
-                return Err(format!("entry {i} ({}): the same key as another tenant", e.tenant));
+            let hash = match &e.key_sha256 {
+                None => None,
+                Some(h) => {
+                    Some(hex32(h).ok_or_else(|| format!("entry {i} ({name}): key_sha256 is not 64 hex digits"))?)
+                }
+            };
+            if hash.is_none() && e.client_cn.is_none() {
+                return Err(format!("entry {i} ({name}): give key_sha256, client_cn or both"));
+            }
+            if hash.is_some() && keys.iter().any(|k| k.hash == hash) {
+                return Err(format!("entry {i} ({name}): the same key as another tenant"));
+            }
+            if e.client_cn.is_some() && keys.iter().any(|k| k.client_cn == e.client_cn) {
+                return Err(format!("entry {i} ({name}): the same client_cn as another tenant"));
             }
             if let Some(rate) = e.calls_per_second
                 && !(rate.is_finite() && rate > 0.0)
             {
-                return Err(format!("entry {i} ({}): calls_per_second must be above 0", e.tenant));
+                return Err(format!("entry {i} ({name}): calls_per_second must be above 0"));
             }
-            keys.push(TenantKey {
+            if e.search_ms_per_minute == Some(0) {
+                return Err(format!("entry {i} ({name}): search_ms_per_minute must be above 0"));
+            }
+            keys.push(Arc::new(TenantKey {
                 tenant: Tenant(e.tenant.into()),
                 hash,
+                client_cn: e.client_cn,
                 at_once: e.max_concurrent_calls.map(|n| Arc::new(Semaphore::new(n))),
-                rate: e.calls_per_second.map(|per_second| {
-                    Mutex::new(Bucket { per_second, tokens: per_second.max(1.0), last: Instant::now() })
+                rate: e.calls_per_second.map(|per_second| Mutex::new(Bucket::new(per_second, per_second.max(1.0)))),
+                searches: e.max_concurrent_searches.map(|n| Arc::new(Semaphore::new(n))),
+                search_time: e.search_ms_per_minute.map(|ms| {
+                    let ms = ms as f64;
+                    Arc::new(Mutex::new(Bucket::new(ms / 60.0, ms)))
                 }),
-            });
+            }));
         }
         Ok(ApiKeys { keys })
     }
@@ -120,21 +196,27 @@ impl ApiKeys {
         self.keys.len()
     }
 
+    /// Whether there are no tenants (every call is then refused).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }
 
     /// The tenant of `key`: every stored hash is compared, each in constant time.
-    fn find(&self, key: &[u8]) -> Option<&TenantKey> {
+    fn find(&self, key: &[u8]) -> Option<&Arc<TenantKey>> {
         let digest = ring::digest::digest(&ring::digest::SHA256, key);
         let mut found = None;
         for k in &self.keys {
-            let same: bool = k.hash.ct_eq(digest.as_ref()).into();
+            let same: bool = k.hash.is_some_and(|hash| hash.ct_eq(digest.as_ref()).into());
             if same {
                 found = Some(k);
             }
         }
         found
+    }
+
+    /// The tenant named by a client certificate's common name.
+    fn find_client(&self, name: &str) -> Option<&Arc<TenantKey>> {
+        self.keys.iter().find(|k| k.client_cn.as_deref() == Some(name))
     }
 }
 
@@ -162,25 +244,30 @@ fn bearer<B>(req: &Request<B>) -> Option<&[u8]> {
 #[derive(Clone, Default)]
 pub struct AuthLayer {
     keys: Option<Arc<ApiKeys>>,
+    open_reflection: bool,
 }
 
 impl AuthLayer {
-    pub fn new(keys: Option<ApiKeys>) -> AuthLayer {
-        AuthLayer { keys: keys.map(Arc::new) }
+    /// Asks for the keys of `keys` (none: every call passes); `open_reflection`: the
+    /// reflection services answer without a key.
+    pub fn new(keys: Option<ApiKeys>, open_reflection: bool) -> AuthLayer {
+        AuthLayer { keys: keys.map(Arc::new), open_reflection }
     }
 }
 
 impl<S> Layer<S> for AuthLayer {
     type Service = Auth<S>;
     fn layer(&self, inner: S) -> Auth<S> {
-        Auth { inner, keys: self.keys.clone() }
+        Auth { inner, keys: self.keys.clone(), open_reflection: self.open_reflection }
     }
 }
 
+/// The service of [`AuthLayer`].
 #[derive(Clone)]
 pub struct Auth<S> {
     inner: S,
     keys: Option<Arc<ApiKeys>>,
+    open_reflection: bool,
 }
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
@@ -189,6 +276,20 @@ fn refused(reason: &'static str, status: Status) -> Response<Body> {
     metrics::counter!("chuhe_api_key_refusals_total", "reason" => reason).increment(1);
     status.into_http()
 }
+
+/// RESOURCE_EXHAUSTED for a tenant over `quota`, with the quota that failed and when
+/// to try again.
+fn over_quota(tenant: &str, quota: &str, what: &str, retry: Duration) -> Status {
+    let mut details = ErrorDetails::new();
+    details.add_quota_failure_violation(format!("tenant:{tenant}"), format!("{quota}: {what}"));
+    details.set_retry_info(Some(retry));
+    let message = format!("tenant {tenant} is over its {quota}; retry in {} ms", retry.as_millis().max(1));
+    Status::with_error_details(tonic::Code::ResourceExhausted, message, details)
+}
+
+/// How long a tenant at its calls or searches at once is asked to wait: no time is
+/// known, so a short one.
+const RETRY_AT_ONCE: Duration = Duration::from_millis(250);
 
 impl<S, B> Service<Request<B>> for Auth<S>
 where
@@ -210,54 +311,118 @@ where
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         let Some(keys) = &self.keys else { return Box::pin(inner.call(req)) };
-        // Probes have no keys.
-        if req.uri().path().starts_with("/grpc.health.v1.Health/") {
+        let path = req.uri().path();
+        // Probes have no keys; reflection may be opened by flag.
+        if path.starts_with("/grpc.health.v1.Health/")
+            || (self.open_reflection && path.starts_with("/grpc.reflection."))
+        {
             return Box::pin(inner.call(req));
         }
-        let Some(key) = bearer(&req) else {
-            let status = Status::unauthenticated("an API key is required: authorization: Bearer <key>");
-            return Box::pin(std::future::ready(Ok(refused("missing", status))));
+        let search = path.starts_with(SEARCHES);
+        let found = match bearer(&req) {
+            Some(key) => keys.find(key).ok_or("invalid"),
+            None => req.extensions().get::<ClientName>().and_then(|c| keys.find_client(&c.0)).ok_or("missing"),
         };
-        let Some(tenant) = keys.find(key) else {
-            let status = Status::unauthenticated("the API key is not valid");
-            return Box::pin(std::future::ready(Ok(refused("invalid", status))));
+        let tenant = match found {
+            Ok(tenant) => tenant.clone(),
+            Err(reason) => {
+                let status = match reason {
+                    "invalid" => Status::unauthenticated("the API key is not valid"),
+                    _ => Status::unauthenticated("an API key is required: authorization: Bearer <key>"),
+                };
+                return Box::pin(std::future::ready(Ok(refused(reason, status))));
+            }
         };
-        let name = &tenant.tenant.0;
-        if let Some(rate) = &tenant.rate
-            && !rate.lock().is_ok_and(|mut bucket| bucket.take())
-        {
-            let status = Status::resource_exhausted(format!("tenant {name} is over its calls per second; retry later"));
-            return Box::pin(std::future::ready(Ok(refused("rate", status))));
-        }
-        let permit = match &tenant.at_once {
-            None => None,
-            Some(at_once) => match at_once.clone().try_acquire_owned() {
-                Ok(permit) => Some(permit),
-                Err(_) => {
-                    let status =
-                        Status::resource_exhausted(format!("tenant {name} is at its calls at once; retry later"));
-                    return Box::pin(std::future::ready(Ok(refused("concurrency", status))));
+        match admit(&tenant, search) {
+            Ok(held) => {
+                let name = &tenant.tenant.0;
+                metrics::counter!("chuhe_tenant_calls_total", "tenant" => name.to_string()).increment(1);
+                req.extensions_mut().insert(tenant.tenant.clone());
+                if let Some(slot) = req.extensions().get::<super::middleware::CallTenant>() {
+                    slot.set(tenant.tenant.clone());
                 }
-            },
-        };
-        metrics::counter!("chuhe_tenant_calls_total", "tenant" => name.to_string()).increment(1);
-        req.extensions_mut().insert(tenant.tenant.clone());
-        let call = inner.call(req);
-        Box::pin(async move {
-            let response = call.await?;
-            Ok(match permit {
-                None => response,
-                // The tenant's call runs until its response (a stream) ends.
-                Some(permit) => response.map(|body| Body::new(HoldingBody { inner: body, _permit: permit })),
-            })
-        })
+                let call = inner.call(req);
+                Box::pin(async move {
+                    let response = call.await?;
+                    // The tenant's call runs until its response (a stream) ends.
+                    Ok(if held.is_empty() { response } else { response.map(|body| Body::new(held.around(body))) })
+                })
+            }
+            Err((reason, status)) => Box::pin(std::future::ready(Ok(refused(reason, status)))),
+        }
     }
 }
 
-/// A response body that holds its tenant's permit until it is dropped.
+/// What a tenant's admitted call holds until its response ends.
+struct Held {
+    permits: Vec<OwnedSemaphorePermit>,
+    /// The tenant's search time, charged with the call's time when it ends.
+    search_time: Option<(Arc<Mutex<Bucket>>, Instant)>,
+}
+
+impl Held {
+    fn is_empty(&self) -> bool {
+        self.permits.is_empty() && self.search_time.is_none()
+    }
+
+    fn around(self, inner: Body) -> HoldingBody {
+        HoldingBody { inner, _held: self }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some((bucket, started)) = self.search_time.take()
+            && let Ok(mut bucket) = bucket.lock()
+        {
+            bucket.charge(started.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+}
+
+/// Holds `tenant` to its quotas for one call (`search`: a call that runs a search), or
+/// the refusal's reason (a metric label) and status.
+fn admit(tenant: &TenantKey, search: bool) -> Result<Held, (&'static str, Status)> {
+    let name = &tenant.tenant.0;
+    if let Some(rate) = &tenant.rate
+        && let Err(retry) = rate.lock().map_or(Ok(()), |mut bucket| bucket.take())
+    {
+        return Err(("rate", over_quota(name, "calls_per_second", "no call left this second", retry)));
+    }
+    let mut held = Held { permits: Vec::new(), search_time: None };
+    if let Some(at_once) = &tenant.at_once {
+        let permit = at_once.clone().try_acquire_owned().map_err(|_| {
+            (
+                "concurrency",
+                over_quota(name, "max_concurrent_calls", "all its calls at once are running", RETRY_AT_ONCE),
+            )
+        })?;
+        held.permits.push(permit);
+    }
+    if !search {
+        return Ok(held);
+    }
+    if let Some(time) = &tenant.search_time {
+        if let Err(retry) = time.lock().map_or(Ok(()), |mut bucket| bucket.any_left()) {
+            let what = "no search time left this minute";
+            return Err(("search_time", over_quota(name, "search_ms_per_minute", what, retry)));
+        }
+        held.search_time = Some((time.clone(), Instant::now()));
+    }
+    if let Some(searches) = &tenant.searches {
+        let permit = searches.clone().try_acquire_owned().map_err(|_| {
+            let what = "all its searches at once are running";
+            ("searches", over_quota(name, "max_concurrent_searches", what, RETRY_AT_ONCE))
+        })?;
+        held.permits.push(permit);
+    }
+    Ok(held)
+}
+
+/// A response body that holds what its tenant's call took until it is dropped.
 struct HoldingBody {
     inner: Body,
-    _permit: OwnedSemaphorePermit,
+    _held: Held,
 }
 
 impl http_body::Body for HoldingBody {
@@ -290,6 +455,7 @@ mod tests {
     fn keys_are_found_by_their_hash() {
         let keys = ApiKeys::parse(&format!(r#"[{{"tenant": "acme", "key_sha256": "{ABC_SHA256}"}}]"#)).unwrap();
         assert_eq!(keys.find(b"abc").map(|k| &*k.tenant.0), Some("acme"));
+        assert!(keys.find_client("acme").is_none());
         assert!(keys.find(b"abd").is_none());
         assert!(keys.find(b"").is_none());
     }
@@ -316,10 +482,23 @@ mod tests {
 
     #[test]
     fn the_bucket_refills_at_its_rate() {
-        let mut bucket = Bucket { per_second: 2.0, tokens: 2.0, last: Instant::now() };
-        assert!(bucket.take() && bucket.take());
-        assert!(!bucket.take());
-        bucket.last -= std::time::Duration::from_millis(600);
-        assert!(bucket.take());
+        let mut bucket = Bucket::new(2.0, 2.0);
+        assert!(bucket.take().is_ok() && bucket.take().is_ok());
+        let retry = bucket.take().unwrap_err();
+        assert!(retry > Duration::from_millis(400) && retry <= Duration::from_millis(500), "{retry:?}");
+        bucket.last -= Duration::from_millis(600);
+        assert!(bucket.take().is_ok());
+    }
+
+    #[test]
+    fn search_time_may_be_overspent_and_is_then_waited_for() {
+        // 60 s a minute: a millisecond a millisecond.
+        let mut time = Bucket::new(1_000.0, 60_000.0);
+        assert!(time.any_left().is_ok());
+        time.charge(61_000.0);
+        let retry = time.any_left().unwrap_err();
+        assert!(retry > Duration::from_millis(900) && retry <= Duration::from_millis(1_001), "{retry:?}");
+        time.last -= Duration::from_millis(1_100);
+        assert!(time.any_left().is_ok());
     }
 }

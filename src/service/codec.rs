@@ -36,6 +36,7 @@ impl<Request: Message + Default + Send + 'static> Codec for EncodedCodec<Request
     }
 }
 
+/// Sends a response already written as protobuf bytes.
 pub struct EncodedEncoder;
 
 impl Encoder for EncodedEncoder {

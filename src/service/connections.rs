@@ -29,6 +29,7 @@ use tonic::body::Body;
 use tonic::transport::server::TcpConnectInfo;
 use tower::{Service, ServiceExt};
 
+use super::auth::ClientName;
 use super::connection::Connection;
 use super::tls::TlsAcceptor;
 
@@ -176,6 +177,7 @@ where
     S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
 {
+    /// Connections to `service` under `limits`, over TLS when given.
     pub fn new(service: S, limits: ConnectionLimits, tls: Option<TlsAcceptor>) -> Connections<S> {
         let mut http2 = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
         http2.timer(TokioTimer::new()).keep_alive_interval(limits.keepalive_interval);
@@ -284,6 +286,13 @@ struct ConnectionTask<S> {
     info: TcpConnectInfo,
 }
 
+/// The common name of the subject of a client certificate (mutual TLS), if it has one.
+fn client_name(der: &tokio_rustls::rustls::pki_types::CertificateDer<'_>) -> Option<ClientName> {
+    let (_, cert) = x509_parser::parse_x509_certificate(der.as_ref()).ok()?;
+    let name = cert.subject().iter_common_name().next()?.as_str().ok()?;
+    Some(ClientName(name.into()))
+}
+
 impl<S> ConnectionTask<S>
 where
     S: Service<Request<Body>, Response = Response<Body>, Error = Infallible> + Clone + Send + 'static,
@@ -293,9 +302,12 @@ where
         let activity = ConnectionActivity::new();
         let first_request_by = activity.opened + self.limits.first_request_timeout;
         match self.tls.clone() {
-            None => self.serve(Connection::from(stream), activity).await,
+            None => self.serve(Connection::from(stream), activity, None).await,
             Some(tls) => match tokio::time::timeout_at(first_request_by, tls.accept(stream)).await {
-                Ok(Ok(stream)) => self.serve(stream, activity).await,
+                Ok(Ok(stream)) => {
+                    let client = stream.get_ref().1.peer_certificates().and_then(|c| c.first()).and_then(client_name);
+                    self.serve(stream, activity, client).await
+                }
                 Ok(Err(e)) => {
                     tracing::debug!("TLS handshake: {e}");
                     Closed::Handshake
@@ -305,7 +317,7 @@ where
         }
     }
 
-    async fn serve<IO>(mut self, io: IO, activity: Arc<ConnectionActivity>) -> Closed
+    async fn serve<IO>(mut self, io: IO, activity: Arc<ConnectionActivity>, client: Option<ClientName>) -> Closed
     where
         IO: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
@@ -315,6 +327,9 @@ where
             let mut req = req.map(Body::new);
             req.extensions_mut().insert(info.clone());
             req.extensions_mut().insert(tracked.clone());
+            if let Some(client) = &client {
+                req.extensions_mut().insert(client.clone());
+            }
             req
         });
         let conn = self.http2.serve_connection(TokioIo::new(io), TowerToHyperService::new(service));

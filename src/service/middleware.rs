@@ -12,6 +12,10 @@
 //! client goes away first. Its handling time runs to that end, so that a stream's time
 //! is the stream's, not its headers'.
 //!
+//! Each call also writes one audit line when it ends (target `chuhe::audit`, level
+//! INFO): its tenant, method, code, duration and the bytes of its request and response
+//! bodies, never a key or a body.
+//!
 //! Only the methods the server serves have series of their own; every other path is
 //! counted under `grpc_service="unknown"`, `grpc_method="unknown"`, so that no client
 //! can create a series by making up names.
@@ -19,13 +23,14 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use http::{HeaderMap, HeaderValue, Request, Response};
 use http_body::Frame;
+use http_body_util::BodyExt;
 use metrics::{Counter, Histogram};
 use prost::Message;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
@@ -34,7 +39,27 @@ use tonic::body::Body;
 use tower::{Layer, Service};
 use tracing::Instrument;
 
+use super::auth::Tenant;
 use super::connections::{ActiveCall, ConnectionActivity};
+use crate::engine::Deadline;
+
+/// Where the API key layer (inside this one) names a call's tenant, for its audit line.
+#[derive(Clone, Default)]
+pub struct CallTenant(Arc<OnceLock<Tenant>>);
+
+impl CallTenant {
+    /// Names the call's tenant (the first name given stays).
+    pub fn set(&self, tenant: Tenant) {
+        let _ = self.0.set(tenant);
+    }
+}
+
+/// The bytes of a call's request and response bodies so far.
+#[derive(Default)]
+struct BodyBytes {
+    read: AtomicU64,
+    written: AtomicU64,
+}
 
 /// The label value of every path the server does not serve.
 pub const UNKNOWN: &str = "unknown";
@@ -43,8 +68,11 @@ pub const UNKNOWN: &str = "unknown";
 /// its responses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KnownMethod {
+    /// `package.Service`.
     pub service: String,
+    /// The method's name.
     pub method: String,
+    /// Whether it streams its responses.
     pub server_streaming: bool,
 }
 
@@ -98,6 +126,7 @@ impl Cutoff {
     }
 }
 
+/// The layer in front of every gRPC service (see the module documentation).
 #[derive(Clone)]
 pub struct GrpcLayer {
     permits: Arc<Semaphore>,
@@ -199,6 +228,16 @@ struct Record {
     permit: Option<OwnedSemaphorePermit>,
     /// Keeps the call's connection from counting as idle.
     active: Option<ActiveCall>,
+    /// For the audit line.
+    audit: Audit,
+}
+
+/// What a call's audit line says beside its method, code and duration.
+struct Audit {
+    request_id: u64,
+    peer: Option<std::net::SocketAddr>,
+    tenant: CallTenant,
+    bytes: Arc<BodyBytes>,
 }
 
 impl Record {
@@ -208,10 +247,23 @@ impl Record {
         }
         self.permit = None;
         self.active = None;
-        let elapsed = self.start.elapsed().as_secs_f64();
+        let elapsed = self.start.elapsed();
         self.m.handled(code).increment(1);
-        self.m.handling_seconds.record(elapsed);
-        tracing::debug!(code = code_name(code), seconds = elapsed, "handled");
+        self.m.handling_seconds.record(elapsed.as_secs_f64());
+        let a = &self.audit;
+        tracing::info!(
+            target: "chuhe::audit",
+            request_id = a.request_id,
+            peer = a.peer.map(tracing::field::display),
+            tenant = a.tenant.0.get().map(|t| &*t.0),
+            service = %self.m.service,
+            method = %self.m.method,
+            code = code_name(code),
+            duration_ms = elapsed.as_secs_f64() * 1000.0,
+            bytes_in = a.bytes.read.load(Ordering::Relaxed),
+            bytes_out = a.bytes.written.load(Ordering::Relaxed),
+            "call"
+        );
     }
 }
 
@@ -228,6 +280,7 @@ impl<S> Layer<S> for GrpcLayer {
     }
 }
 
+/// The service of [`GrpcLayer`].
 #[derive(Clone)]
 pub struct GrpcMiddleware<S> {
     inner: S,
@@ -236,12 +289,11 @@ pub struct GrpcMiddleware<S> {
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-impl<S, B> Service<Request<B>> for GrpcMiddleware<S>
+impl<S> Service<Request<Body>> for GrpcMiddleware<S>
 where
-    S: Service<Request<B>, Response = Response<Body>> + Clone + Send + 'static,
+    S: Service<Request<Body>, Response = Response<Body>> + Clone + Send + 'static,
     S::Future: Send + 'static,
     S::Error: Send + 'static,
-    B: Send + 'static,
 {
     type Response = Response<Body>;
     type Error = S::Error;
@@ -251,15 +303,32 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, req: Request<B>) -> Self::Future {
+    fn call(&mut self, req: Request<Body>) -> Self::Future {
+        let arrived = Instant::now();
         let m = self.layer.method(req.uri().path());
         m.started.increment(1);
         let id = self.layer.next_id.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!("grpc", request_id = id, service = %m.service, method = %m.method);
         let deadline = client_timeout(&req).map_or(self.layer.timeout, |t| t.min(self.layer.timeout));
+        let bytes = Arc::new(BodyBytes::default());
+        let tenant = CallTenant::default();
+        let peer = req.extensions().get::<tonic::transport::server::TcpConnectInfo>().and_then(|i| i.remote_addr);
+        let read = bytes.clone();
+        let mut req = req.map(|body| {
+            Body::new(body.map_frame(move |frame| {
+                if let Some(data) = frame.data_ref() {
+                    read.read.fetch_add(data.len() as u64, Ordering::Relaxed);
+                }
+                frame
+            }))
+        });
+        // Searches end before it, counted from here: time in queues is the call's time.
+        req.extensions_mut().insert(Deadline { arrived, timeout: deadline });
+        req.extensions_mut().insert(tenant.clone());
         let admitted = if m.exempt { Ok(None) } else { self.layer.permits.clone().try_acquire_owned().map(Some) };
         let active = req.extensions().get::<Arc<ConnectionActivity>>().map(ConnectionActivity::begin);
-        let mut record = Record { m, start: Instant::now(), done: false, permit: None, active };
+        let audit = Audit { request_id: id, peer, tenant, bytes };
+        let mut record = Record { m, start: arrived, done: false, permit: None, active, audit };
         let cutoff = self.layer.cutoff.clone();
         // The inner service was polled ready for this call; use it and keep a fresh clone.
         let clone = self.inner.clone();
@@ -341,6 +410,9 @@ impl http_body::Body for ObservedBody {
         let polled = Pin::new(&mut self.inner).poll_frame(cx);
         match polled {
             Poll::Ready(Some(Ok(mut frame))) => {
+                if let (Some(data), Some(record)) = (frame.data_ref(), &self.record) {
+                    record.audit.bytes.written.fetch_add(data.len() as u64, Ordering::Relaxed);
+                }
                 if let Some(trailers) = frame.trailers_mut() {
                     let code = status_of(trailers).unwrap_or(tonic::Code::Unknown);
                     self.finish(code);

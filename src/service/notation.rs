@@ -11,6 +11,7 @@ use crate::api::proto::{self, notation_service_server::NotationService};
 /// The tonic service: each RPC runs its function on the request.
 #[derive(Clone, Copy, Debug)]
 pub struct Notations {
+    /// The limits of request contents.
     pub limits: ContentLimits,
 }
 

@@ -21,6 +21,7 @@ use crate::api::wire::Encoded;
 /// inside [`RulesServer`], which answers ListLegalMoves with the written bytes instead.
 #[derive(Clone, Copy, Debug)]
 pub struct Rules {
+    /// The limits of request contents.
     pub limits: ContentLimits,
 }
 
@@ -71,6 +72,7 @@ pub struct RulesServer {
 }
 
 impl RulesServer {
+    /// The server with these limits of request contents and message size.
     pub fn new(limits: ContentLimits, max_message_bytes: usize) -> RulesServer {
         let generated = RulesServiceServer::new(Rules { limits })
             .max_decoding_message_size(max_message_bytes)

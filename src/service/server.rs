@@ -27,9 +27,13 @@ pub const EXIT_CALLS_CUT: u8 = 3;
 /// Everything an operator can set.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
+    /// Calls served at once; more are shed with RESOURCE_EXHAUSTED.
     pub max_concurrency: usize,
+    /// The longest a call may run (a smaller `grpc-timeout` wins).
     pub request_timeout: Duration,
+    /// The largest request or response message.
     pub max_message_bytes: usize,
+    /// The most moves a position or game record may carry.
     pub max_game_plies: usize,
     /// After the shutdown signal: time the server answers NOT_SERVING and still serves
     /// and accepts, so that balancers and clients stop sending before it stops
@@ -37,6 +41,7 @@ pub struct ServerConfig {
     pub drain_delay: Duration,
     /// Time in-flight calls get to finish once the server stops accepting.
     pub grace_period: Duration,
+    /// The limits of connections.
     pub connections: ConnectionLimits,
     /// TLS (and client certificates) from these files; none: plaintext.
     pub tls: Option<TlsFiles>,
@@ -44,6 +49,9 @@ pub struct ServerConfig {
     pub tls_reload_interval: Duration,
     /// Tenants and the hashes of their API keys (see [`super::auth`]); none: no keys asked.
     pub api_keys: Option<PathBuf>,
+    /// Whether the reflection services are served, and to whom.
+    pub reflection: Reflection,
+    /// The search engine's size and limits.
     pub engine: EngineConfig,
 }
 
@@ -60,9 +68,23 @@ impl Default for ServerConfig {
             tls: None,
             tls_reload_interval: Duration::from_secs(10),
             api_keys: None,
+            reflection: Reflection::default(),
             engine: EngineConfig::default(),
         }
     }
+}
+
+/// Whether the reflection services (`grpc.reflection.v1` and `v1alpha`, which list the
+/// API to tools such as grpcurl) are served, and to whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reflection {
+    /// Served; when API keys are required, only to calls with a key.
+    #[default]
+    Keyed,
+    /// Served to every caller, with or without a key.
+    Open,
+    /// Not served (UNIMPLEMENTED).
+    Off,
 }
 
 /// How a server ended.
@@ -123,15 +145,14 @@ pub async fn serve(
         tracing::info!(tenants = keys.len(), "API keys required (health checks excepted)");
     }
     let cutoff = Cutoff::default();
-    let routes = Routes::new(health_service)
-        .add_service(reflection_v1)
-        .add_service(reflection_v1alpha)
-        .add_service(rules)
-        .add_service(analysis)
-        .add_service(notations);
+    let mut routes = Routes::new(health_service);
+    if config.reflection != Reflection::Off {
+        routes = routes.add_service(reflection_v1).add_service(reflection_v1alpha);
+    }
+    let routes = routes.add_service(rules).add_service(analysis).add_service(notations);
     let service = tower::ServiceBuilder::new()
         .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
-        .layer(AuthLayer::new(api_keys))
+        .layer(AuthLayer::new(api_keys, config.reflection == Reflection::Open))
         .service(routes);
 
     let tls = config.tls.clone().map(TlsAcceptor::new).transpose()?;

@@ -127,3 +127,22 @@ pub fn convert_request(
         to: to as i32,
     }
 }
+
+/// A ListLegalMoves request of a Xiangqi position (`startpos` or a FEN).
+pub fn list_request(fen: &str) -> chuhe::api::proto::ListLegalMovesRequest {
+    chuhe::api::proto::ListLegalMovesRequest {
+        position: Some(chuhe::api::proto::Position {
+            variant: chuhe::api::proto::Variant::Xiangqi as i32,
+            fen: fen.into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+/// `message` with the API key `key` (`authorization: Bearer <key>`).
+pub fn with_key<T>(message: T, key: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
+    request
+}

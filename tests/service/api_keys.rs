@@ -9,9 +9,11 @@ use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+use tonic_types::StatusExt;
 
 use crate::common;
 use common::server::{small_engine, start};
+use common::with_key;
 
 fn sha256_hex(key: &str) -> String {
     ring::digest::digest(&ring::digest::SHA256, key.as_bytes()).as_ref().iter().map(|b| format!("{b:02x}")).collect()
@@ -24,20 +26,20 @@ fn keys_file(name: &str, text: &str) -> PathBuf {
 }
 
 fn start_list() -> proto::ListLegalMovesRequest {
-    proto::ListLegalMovesRequest {
-        position: Some(proto::Position {
-            variant: proto::Variant::Xiangqi as i32,
-            fen: "startpos".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    }
+    common::list_request("startpos")
 }
 
-fn with_key<T>(message: T, key: &str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert("authorization", format!("Bearer {key}").parse().unwrap());
-    request
+/// The quota of a RESOURCE_EXHAUSTED status, as its `google.rpc.QuotaFailure` names it
+/// (the tenant, and the quota in the description), and the delay of its
+/// `google.rpc.RetryInfo`.
+fn over_quota(status: &tonic::Status, tenant: &str, quota: &str) -> Duration {
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    let details = status.get_error_details();
+    let failure = details.quota_failure().expect("a QuotaFailure detail");
+    assert_eq!(failure.violations.len(), 1, "{failure:?}");
+    assert_eq!(failure.violations[0].subject, format!("tenant:{tenant}"));
+    assert!(failure.violations[0].description.starts_with(quota), "{failure:?}");
+    details.retry_info().expect("a RetryInfo detail").retry_delay.expect("a delay")
 }
 
 #[tokio::test]
@@ -82,7 +84,8 @@ async fn tenants_are_held_to_their_quotas() {
     let mut rules = server.rules().await;
     assert!(rules.list_legal_moves(with_key(start_list(), "key-slow")).await.is_ok());
     let over = rules.list_legal_moves(with_key(start_list(), "key-slow")).await.unwrap_err();
-    assert_eq!(over.code(), Code::ResourceExhausted, "{over:?}");
+    let retry = over_quota(&over, "slow", "calls_per_second");
+    assert!(retry > Duration::ZERO && retry <= Duration::from_secs(2), "{retry:?}");
 
     let hint = || proto::HintRequest { position: start_list().position, movetime_ms: 500, ..Default::default() };
     let mut first = AnalysisServiceClient::new(server.channel().await);
@@ -99,7 +102,8 @@ async fn tenants_are_held_to_their_quotas() {
             _ => tokio::time::sleep(Duration::from_millis(10)).await,
         }
     }
-    assert!(refused.is_some(), "a second call at once was served");
+    let refused = refused.expect("a second call at once was served");
+    over_quota(&refused, "one-at-a-time", "max_concurrent_calls");
     assert!(running.await.unwrap().is_ok(), "the first call is served");
     server.shutdown().await;
     std::fs::remove_file(file).unwrap();
@@ -112,5 +116,140 @@ async fn an_unreadable_keys_file_stops_the_server_from_starting() {
     let config = ServerConfig { api_keys: Some(file.clone()), ..Default::default() };
     let err = chuhe::service::server::serve(config, listener, std::future::pending()).await.expect_err("served");
     assert!(err.to_string().contains("64 hex digits"), "{err}");
+    std::fs::remove_file(file).unwrap();
+}
+
+fn stream_request(movetime_ms: u32) -> proto::AnalyzeStreamRequest {
+    proto::AnalyzeStreamRequest {
+        position: start_list().position,
+        limits: Some(proto::SearchLimits { movetime_ms, ..Default::default() }),
+        ..Default::default()
+    }
+}
+
+fn analyze_request(movetime_ms: u32) -> proto::AnalyzeRequest {
+    proto::AnalyzeRequest {
+        position: start_list().position,
+        limits: Some(proto::SearchLimits { movetime_ms, ..Default::default() }),
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn tenants_are_held_to_their_searches_at_once_and_search_time() {
+    let file = keys_file(
+        "search-quotas",
+        &format!(
+            r#"[{{"tenant": "one-search", "key_sha256": "{}", "max_concurrent_searches": 1}},
+                {{"tenant": "short", "key_sha256": "{}", "search_ms_per_minute": 300}}]"#,
+            sha256_hex("key-search"),
+            sha256_hex("key-short"),
+        ),
+    );
+    let server =
+        start(ServerConfig { api_keys: Some(file.clone()), engine: small_engine(), ..Default::default() }).await;
+    let mut analysis = AnalysisServiceClient::new(server.channel().await);
+
+    // A search runs (its first message is a finished depth): a second one is refused,
+    // rules calls of the same tenant are not.
+    let mut running =
+        analysis.analyze_stream(with_key(stream_request(5_000), "key-search")).await.expect("admitted").into_inner();
+    running.message().await.expect("a message").expect("a depth");
+    let refused = analysis.analyze(with_key(analyze_request(100), "key-search")).await.unwrap_err();
+    let retry = over_quota(&refused, "one-search", "max_concurrent_searches");
+    assert!(retry > Duration::ZERO, "{retry:?}");
+    let mut rules = server.rules().await;
+    assert!(rules.list_legal_moves(with_key(start_list(), "key-search")).await.is_ok());
+    // The stream ends (dropped): the tenant may search again.
+    drop(running);
+    let mut answered = false;
+    for _ in 0..100 {
+        match analysis.analyze(with_key(analyze_request(50), "key-search")).await {
+            Ok(_) => {
+                answered = true;
+                break;
+            }
+            // The dropped stream's search has not let go of its permit yet.
+            Err(status) => {
+                over_quota(&status, "one-search", "max_concurrent_searches");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    }
+    assert!(answered, "the tenant's search was never let go of");
+
+    // 300 ms of search a minute: 200 ms searches use it up (the time of a search is
+    // charged when it ends), and the tenant is then asked to wait.
+    let mut refused = None;
+    for _ in 0..4 {
+        match analysis.analyze(with_key(analyze_request(200), "key-short")).await {
+            Ok(_) => continue,
+            Err(status) => {
+                refused = Some(status);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("searches past the tenant's search time were served");
+    let retry = over_quota(&refused, "short", "search_ms_per_minute");
+    // At 5 ms a second, even 1 ms over takes 0.2 s to win back.
+    assert!(retry >= Duration::from_millis(150), "{retry:?}");
+    assert!(rules.list_legal_moves(with_key(start_list(), "key-short")).await.is_ok(), "rules calls are not searches");
+    server.shutdown().await;
+    std::fs::remove_file(file).unwrap();
+}
+
+/// Whether a reflection call (ListServices) without a key answers, or its code.
+async fn list_services(channel: tonic::transport::Channel) -> Result<usize, Code> {
+    use tonic_reflection::pb::v1::ServerReflectionRequest;
+    use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+    use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+    use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut client = ServerReflectionClient::new(channel);
+    let mut answers =
+        client.server_reflection_info(tokio_stream::iter([request])).await.map_err(|s| s.code())?.into_inner();
+    match answers.message().await.map_err(|s| s.code())? {
+        Some(answer) => match answer.message_response {
+            Some(MessageResponse::ListServicesResponse(list)) => Ok(list.service.len()),
+            other => panic!("{other:?}"),
+        },
+        None => panic!("no answer"),
+    }
+}
+
+#[tokio::test]
+async fn reflection_is_open_or_closed_by_flag() {
+    use chuhe::service::server::Reflection;
+    let file = keys_file("reflection", &format!(r#"[{{"tenant": "acme", "key_sha256": "{}"}}]"#, sha256_hex("k")));
+    let config = |reflection| ServerConfig {
+        api_keys: Some(file.clone()),
+        reflection,
+        engine: small_engine(),
+        ..Default::default()
+    };
+    // With keys required, reflection is closed to calls without one by default...
+    let server = start(config(Reflection::Keyed)).await;
+    assert_eq!(list_services(server.channel().await).await, Err(Code::Unauthenticated));
+    server.shutdown().await;
+    // ...open to every caller when the flag opens it...
+    let server = start(config(Reflection::Open)).await;
+    let services = list_services(server.channel().await).await.expect("reflection without a key");
+    assert!(services >= 3, "{services} services");
+    let mut rules = server.rules().await;
+    let refused = rules.list_legal_moves(start_list()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated, "only reflection is opened");
+    server.shutdown().await;
+    // Without keys, it is served to everyone unless switched off.
+    let server = start(ServerConfig { engine: small_engine(), ..Default::default() }).await;
+    assert!(list_services(server.channel().await).await.is_ok());
+    server.shutdown().await;
+    let off = ServerConfig { reflection: Reflection::Off, engine: small_engine(), ..Default::default() };
+    let server = start(off).await;
+    assert_eq!(list_services(server.channel().await).await, Err(Code::Unimplemented));
+    server.shutdown().await;
     std::fs::remove_file(file).unwrap();
 }

@@ -162,3 +162,134 @@ async fn the_dashboard_asks_only_for_metrics_the_server_exports() {
     }
     server.shutdown().await;
 }
+
+/// The items of the YAML block list under `key:` (found at any depth, first match), each
+/// as its `name: value` pairs, read line by line (enough for the manifests here).
+fn block_items(text: &str, key: &str) -> Vec<Vec<(String, String)>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|l| l.trim() == format!("{key}:")).unwrap_or_else(|| panic!("no {key}:"));
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let outer = indent(lines[start]);
+    let mut items: Vec<Vec<(String, String)>> = Vec::new();
+    for line in &lines[start + 1..] {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        // The block ends at a line as far out as its key (a list may start there).
+        if indent(line) < outer || (indent(line) == outer && !line.trim_start().starts_with("- ")) {
+            break;
+        }
+        let mut entry = line.trim();
+        if let Some(rest) = entry.strip_prefix("- ") {
+            items.push(Vec::new());
+            entry = rest;
+        }
+        if let (Some(item), Some((k, v))) = (items.last_mut(), entry.split_once(':')) {
+            item.push((k.trim().to_string(), v.trim().trim_matches('"').to_string()));
+        }
+    }
+    items
+}
+
+fn field<'a>(item: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    item.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// The documents of a multi-document YAML file.
+fn documents(text: &str) -> Vec<String> {
+    text.split("\n---\n").map(str::to_string).collect()
+}
+
+#[test]
+fn the_kustomization_applies_every_manifest() {
+    let kustomization = common::repo_text("deploy/k8s/kustomization.yaml");
+    let listed: BTreeSet<String> = kustomization
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .filter(|l| l.ends_with(".yaml"))
+        .map(str::to_string)
+        .collect();
+    let files: BTreeSet<String> = std::fs::read_dir(repo().join("deploy/k8s"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|f| f.ends_with(".yaml") && f != "kustomization.yaml")
+        .collect();
+    assert_eq!(listed, files);
+    for file in ["secret.yaml", "networkpolicy.yaml"] {
+        assert!(files.contains(file), "{file}");
+    }
+}
+
+/// The Deployment's settings are flags of `chuhe serve`, and each file it names is a key
+/// of a Secret it mounts at that file's directory.
+#[test]
+fn the_deployment_reads_its_keys_and_certificates_from_mounted_secrets() {
+    let deployment = common::repo_text("deploy/k8s/deployment.yaml");
+    let serve = common::repo_text("src/cli/serve.rs");
+    let env = block_items(&deployment, "env");
+    assert!(env.len() >= 10, "{env:?}");
+    for item in &env {
+        let name = field(item, "name").expect("an env entry has a name");
+        assert!(serve.contains(&format!("env = \"{name}\"")), "{name} is no setting of chuhe serve");
+    }
+    let secrets: Vec<(String, Vec<String>)> = documents(&common::repo_text("deploy/k8s/secret.yaml"))
+        .iter()
+        .filter(|d| d.contains("kind: Secret"))
+        .map(|d| {
+            let name = d.lines().find_map(|l| l.trim().strip_prefix("name: ")).expect("a name").to_string();
+            let data_at = d.find("stringData:").expect("stringData");
+            let keys = d[data_at..]
+                .lines()
+                .skip(1)
+                .filter(|l| l.starts_with("  ") && !l.starts_with("   ") && !l.trim_start().starts_with('#'))
+                .filter_map(|l| l.trim().split_once(':').map(|(k, _)| k.to_string()))
+                .collect();
+            (name, keys)
+        })
+        .collect();
+    assert_eq!(secrets.len(), 2, "{secrets:?}");
+    let mounts = block_items(&deployment, "volumeMounts");
+    let volumes = block_items(&deployment, "volumes");
+    let mut files_read = 0;
+    for name in ["CHUHE_TLS_CERT", "CHUHE_TLS_KEY", "CHUHE_TLS_CLIENT_CA", "CHUHE_API_KEYS"] {
+        let item = env.iter().find(|i| field(i, "name") == Some(name)).unwrap_or_else(|| panic!("{name} is set"));
+        let path = Path::new(field(item, "value").expect("a path"));
+        let (dir, file) = (path.parent().unwrap().to_str().unwrap(), path.file_name().unwrap().to_str().unwrap());
+        let mount = mounts.iter().find(|m| field(m, "mountPath") == Some(dir)).unwrap_or_else(|| panic!("{dir}"));
+        assert_eq!(field(mount, "readOnly"), Some("true"));
+        let volume = field(mount, "name").unwrap();
+        let secret_name = volumes
+            .iter()
+            .find(|v| field(v, "name") == Some(volume))
+            .and_then(|v| field(v, "secretName"))
+            .unwrap_or_else(|| panic!("volume {volume} is a Secret"));
+        let (_, keys) = secrets.iter().find(|(n, _)| n == secret_name).unwrap_or_else(|| panic!("{secret_name}"));
+        assert!(keys.iter().any(|k| k == file), "{name}: {file} is not a key of {secret_name} ({keys:?})");
+        files_read += 1;
+    }
+    assert_eq!(files_read, 4);
+}
+
+/// The NetworkPolicy selects the Deployment's pods and opens exactly their ports.
+#[test]
+fn the_network_policy_opens_the_servers_ports_only() {
+    let deployment = common::repo_text("deploy/k8s/deployment.yaml");
+    let policy = common::repo_text("deploy/k8s/networkpolicy.yaml");
+    let container_ports: BTreeSet<String> = block_items(&deployment, "ports")
+        .iter()
+        .filter_map(|p| field(p, "containerPort").map(str::to_string))
+        .collect();
+    let opened: BTreeSet<String> = policy
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("- port: ").or_else(|| l.trim().strip_prefix("port: ")))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(container_ports, opened);
+    let labels = |text: &str| -> BTreeSet<String> {
+        let at = text.find("matchLabels:").expect("matchLabels");
+        text[at..].lines().skip(1).take(2).map(|l| l.trim().to_string()).collect()
+    };
+    assert_eq!(labels(&policy), labels(&deployment));
+    assert!(policy.contains("- Egress") && policy.contains("egress: []"), "no egress");
+    assert!(policy.contains("kubernetes.io/metadata.name: monitoring"), "metrics only for Prometheus");
+}

@@ -21,6 +21,8 @@ mod notation;
 mod readme_examples;
 mod request_caps;
 mod rules;
+mod rules_latency;
+mod search_deadlines;
 mod server;
 mod three_kingdoms;
 mod tls;

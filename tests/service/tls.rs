@@ -31,10 +31,11 @@ impl Ca {
         self.issuer.pem()
     }
 
-    /// A certificate for `names` and its key, in PEM.
+    /// A certificate for `names` (the first its subject's common name) and its key, in PEM.
     fn sign(&self, names: &[&str]) -> (String, String) {
         let key = KeyPair::generate().unwrap();
-        let params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap();
+        let mut params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, names[0]);
         let cert = params.signed_by(&key, &self.issuer).unwrap();
         (cert.pem(), key.serialize_pem())
     }
@@ -64,6 +65,16 @@ fn config(files: TlsFiles) -> ServerConfig {
         engine: small_engine(),
         ..ServerConfig::default()
     }
+}
+
+/// A channel over TLS trusting `ca`, with a client certificate.
+async fn mutual_channel(addr: std::net::SocketAddr, ca: &str, (cert, key): (&str, &str)) -> Channel {
+    let tls = ClientTlsConfig::new()
+        .ca_certificate(Certificate::from_pem(ca))
+        .domain_name("localhost")
+        .identity(Identity::from_pem(cert, key));
+    let endpoint = Channel::from_shared(format!("https://{addr}")).unwrap().tls_config(tls).unwrap();
+    endpoint.connect_timeout(Duration::from_secs(2)).connect().await.expect("connect")
 }
 
 /// A health check over TLS trusting `ca`, with a client certificate if given.
@@ -151,5 +162,44 @@ async fn unreadable_tls_files_stop_the_server_from_starting() {
     let result = chuhe::service::server::serve(config(files), listener, std::future::pending()).await;
     let err = result.expect_err("served with unreadable TLS files");
     assert!(err.to_string().contains("tls.crt"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn with_mutual_tls_a_client_certificate_names_its_tenant() {
+    use chuhe::api::proto;
+    use chuhe::api::proto::rules_service_client::RulesServiceClient;
+    let dir = dir("tenant");
+    let (server_ca, client_ca) = (Ca::new("server CA"), Ca::new("client CA"));
+    let (cert, key) = server_ca.sign(&["localhost"]);
+    let files = TlsFiles {
+        cert: write(&dir, "tls.crt", &cert),
+        key: write(&dir, "tls.key", &key),
+        client_ca: Some(write(&dir, "clients.crt", &client_ca.pem())),
+    };
+    let keys = write(&dir, "keys.json", r#"[{"tenant": "acme", "client_cn": "acme-client", "calls_per_second": 1}]"#);
+    let server = start(ServerConfig { api_keys: Some(keys), ..config(files) }).await;
+    let list = || proto::ListLegalMovesRequest {
+        position: Some(proto::Position {
+            variant: proto::Variant::Xiangqi as i32,
+            fen: "startpos".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let ca = server_ca.pem();
+    let (acme_cert, acme_key) = client_ca.sign(&["acme-client"]);
+    let mut acme = RulesServiceClient::new(mutual_channel(server.addr, &ca, (&acme_cert, &acme_key)).await);
+    let listed = acme.list_legal_moves(list()).await.expect("the certificate names a tenant");
+    assert_eq!(listed.into_inner().moves.len(), 44);
+    // The tenant's quota holds: one call a second.
+    let over = acme.list_legal_moves(list()).await.unwrap_err();
+    assert_eq!(over.code(), tonic::Code::ResourceExhausted, "{over:?}");
+    // A certificate of the same CA that names no tenant is not enough.
+    let (other_cert, other_key) = client_ca.sign(&["someone-else"]);
+    let mut other = RulesServiceClient::new(mutual_channel(server.addr, &ca, (&other_cert, &other_key)).await);
+    let refused = other.list_legal_moves(list()).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::Unauthenticated, "{refused:?}");
+    server.shutdown().await;
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,98 @@
+//! ListLegalMoves latency while searches fill every search thread, with the search
+//! threads at the server's default nice value and at none. A measurement, not a check
+//! (its figures depend on the machine and its load), so it is ignored by default:
+//!
+//! ```text
+//! cargo test --test service rules_latency -- --ignored --nocapture
+//! ```
+//!
+//! It prints, for each setting, the p50 and p99 of ListLegalMoves (from the start and
+//! from a middlegame, 16 calls at a time over 4 connections) alone, then with one
+//! AnalyzeStream per search thread running, and the ratio of the two p99s.
+
+use std::time::{Duration, Instant};
+
+use chuhe::api::proto::{self, rules_service_client::RulesServiceClient};
+use chuhe::engine::EngineConfig;
+use chuhe::service::server::ServerConfig;
+use tokio_stream::StreamExt;
+
+use crate::common::list_request as list;
+use crate::common::server::start;
+
+const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+
+/// p50 and p99 of `calls` ListLegalMoves, 16 at a time over `clients`.
+async fn latencies(clients: &[RulesServiceClient<tonic::transport::Channel>], calls: usize) -> (Duration, Duration) {
+    let per_loop = calls / 16;
+    let loops: Vec<_> = (0..16)
+        .map(|i| {
+            let mut client = clients[i % clients.len()].clone();
+            tokio::spawn(async move {
+                let mut times = Vec::with_capacity(per_loop);
+                for j in 0..per_loop {
+                    let request = list(if j % 2 == 0 { "startpos" } else { MIDDLEGAME });
+                    let sent = Instant::now();
+                    client.list_legal_moves(request).await.expect("listed");
+                    times.push(sent.elapsed());
+                }
+                times
+            })
+        })
+        .collect();
+    let mut times = Vec::new();
+    for l in loops {
+        times.extend(l.await.unwrap());
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    (at(0.5), at(0.99))
+}
+
+async fn measure(search_nice: i32) {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let engine = EngineConfig { hash_mb: 16, workers, search_nice, ..EngineConfig::default() };
+    let server = start(ServerConfig { engine, ..ServerConfig::default() }).await;
+    let mut clients = Vec::new();
+    for _ in 0..4 {
+        clients.push(RulesServiceClient::new(server.channel().await));
+    }
+    latencies(&clients, 2_000).await; // warm-up
+    let (p50, p99) = latencies(&clients, 8_000).await;
+
+    // One long search per search thread, each read as it comes.
+    let mut searches = Vec::new();
+    for _ in 0..workers {
+        let mut analysis = server.analysis().await;
+        let request = proto::AnalyzeStreamRequest {
+            position: list("startpos").position,
+            limits: Some(proto::SearchLimits { movetime_ms: 60_000, ..Default::default() }),
+            ..Default::default()
+        };
+        let mut stream = analysis.analyze_stream(request).await.expect("admitted").into_inner();
+        stream.next().await.expect("a message").expect("a depth");
+        searches.push(tokio::spawn(async move { while stream.next().await.is_some() {} }));
+    }
+    let (loaded_p50, loaded_p99) = latencies(&clients, 8_000).await;
+    println!(
+        "search nice {search_nice:>2}, {workers} search threads: alone p50 {p50:.2?} p99 {p99:.2?}; \
+         with searches p50 {loaded_p50:.2?} p99 {loaded_p99:.2?}; p99 ratio {:.2}",
+        loaded_p99.as_secs_f64() / p99.as_secs_f64()
+    );
+    for s in searches {
+        s.abort();
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+async fn list_legal_moves_latency_while_searches_fill_the_pool() {
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", load.trim());
+    }
+    measure(0).await;
+    measure(10).await;
+    measure(0).await;
+    measure(10).await;
+}
