@@ -38,13 +38,14 @@
 
 use std::fmt;
 
-use super::{MovePosition, Notation, NotationError, fen, format_move, korean, parse_move};
+use super::{Notation, NotationError, fen, format_move, korean, parse_move};
 use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
 use crate::rules::xiangqi::handicap::NamedStart;
 use crate::rules::xiangqi::{IllegalReason, Position};
+use crate::rules::{BoardPosition, GamePosition};
 
 /// A comment of the move text, after `ply` moves (0: before the first move).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -461,7 +462,7 @@ fn stated_notation(raw: &RawRecord, notation: Option<Notation>) -> Result<Option
 /// A game whose moves a record reads and writes: Xiangqi's with its handicap rules,
 /// or Janggi's.
 trait Replay: Clone {
-    type Position: MovePosition;
+    type Position: BoardPosition;
     fn now(&self) -> &Self::Position;
     /// `None` when `m` is legal as the next move, otherwise the first rule it breaks.
     fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
@@ -617,7 +618,7 @@ fn write<G: Replay>(
             break;
         }
         let n = game.move_number();
-        if game.now().mover() == Color::Red {
+        if game.now().turn() == Color::Red {
             words.push(format!("{n}."));
         } else if need_number {
             words.push(format!("{n}..."));

@@ -38,23 +38,3 @@ pub use geometry::{Kingdom, Point, PointError};
 pub use movegen::{Move, MoveList, MoveTextError};
 pub use position::{IllegalMove, Kind, MoveError, Piece, Position, PositionError, Setup, Status, Undo};
 pub use text::{ParseError, TextError};
-
-use super::perft;
-
-impl perft::Node for Position {
-    type Move = Move;
-    type Moves = MoveList;
-    type Undo = Undo;
-    #[inline(always)]
-    fn legal_moves_into(&self, list: &mut MoveList) {
-        self.legal_moves(list)
-    }
-    #[inline(always)]
-    fn play_unchecked(&mut self, m: Move) -> Undo {
-        Position::play_unchecked(self, m)
-    }
-    #[inline(always)]
-    fn undo(&mut self, m: Move, undo: Undo) {
-        Position::undo(self, m, undo)
-    }
-}
