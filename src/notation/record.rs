@@ -39,13 +39,12 @@
 use std::fmt;
 
 use super::{Notation, NotationError, fen, format_move, korean, parse_move};
-use crate::rules::history::Game;
+use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
 use crate::rules::xiangqi::handicap::NamedStart;
-use crate::rules::xiangqi::{IllegalReason, Position};
-use crate::rules::{BoardPosition, GamePosition};
+use crate::rules::xiangqi::{self, IllegalReason, Position};
 
 /// A comment of the move text, after `ply` moves (0: before the first move).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,8 +83,8 @@ impl<P, N> Record<P, N> {
 
 impl Record {
     /// The game with its handicap rules, before any move.
-    pub fn new_game(&self) -> Game {
-        Game::with_handicap(self.start.clone(), self.named_start.map(NamedStart::handicap).unwrap_or_default())
+    pub fn new_game(&self) -> xiangqi::Game {
+        xiangqi::Game::with_handicap(self.start.clone(), self.named_start.map(NamedStart::handicap).unwrap_or_default())
     }
 }
 
@@ -459,46 +458,12 @@ fn stated_notation(raw: &RawRecord, notation: Option<Notation>) -> Result<Option
     }
 }
 
-/// A game whose moves a record reads and writes: Xiangqi's with its handicap rules,
-/// or Janggi's.
-trait Replay: Clone {
-    type Position: BoardPosition;
-    fn now(&self) -> &Self::Position;
-    /// `None` when `m` is legal as the next move, otherwise the first rule it breaks.
-    fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
-    fn push(&mut self, m: Move);
-    fn move_number(&self) -> u32;
-}
-
-macro_rules! replay {
-    ($game:ty, $position:ty) => {
-        impl Replay for $game {
-            type Position = $position;
-            fn now(&self) -> &$position {
-                self.position()
-            }
-            fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
-                self.explain_illegal(m)
-            }
-            fn push(&mut self, m: Move) {
-                self.play_unchecked(m);
-            }
-            fn move_number(&self) -> u32 {
-                self.position().fullmove_number()
-            }
-        }
-    };
-}
-
-replay!(Game, Position);
-replay!(janggi::Game, janggi::Position);
-
 /// Reads the move tokens from `game` on in `notation`, or when it is `None` in the
 /// first notation (that `applies`) in which the whole record replays legally: Chinese,
 /// else Korean, for moves in such characters, otherwise ICCS, WXF, coordinates, Italian
 /// letters, algebraic. When none does, the error of the one read furthest.
-fn read_moves<G: Replay>(
-    game: &G,
+fn read_moves<P: RecordedPosition>(
+    game: &Game<P>,
     tokens: &[String],
     notation: Option<Notation>,
     applies: fn(Notation) -> bool,
@@ -531,14 +496,18 @@ fn is_chinese(token: &str) -> bool {
     token.chars().any(|c| !super::fold_full_width(c).is_ascii())
 }
 
-fn read_in<G: Replay>(mut game: G, tokens: &[String], notation: Notation) -> Result<Vec<Move>, RecordError> {
+fn read_in<P: RecordedPosition>(
+    mut game: Game<P>,
+    tokens: &[String],
+    notation: Notation,
+) -> Result<Vec<Move>, RecordError> {
     let mut moves = Vec::with_capacity(tokens.len());
     for (index, token) in tokens.iter().enumerate() {
-        let m = parse_move(game.now(), token, notation).map_err(|error| RecordError::Move { index, error })?;
-        if let Some(reason) = game.why_illegal(m) {
+        let m = parse_move(game.position(), token, notation).map_err(|error| RecordError::Move { index, error })?;
+        if let Some(reason) = game.explain_illegal(m) {
             return Err(RecordError::Handicap { index, token: token.clone(), reason });
         }
-        game.push(m);
+        game.play_unchecked(m);
         moves.push(m);
     }
     Ok(moves)
@@ -592,9 +561,9 @@ fn given_tags(tags: &[(String, String)], computed: &[&str]) -> Vec<(String, Stri
 
 /// Writes the tags, then the moves played from `game` with their numbers and comments,
 /// and the result.
-fn write<G: Replay>(
+fn write<P: RecordedPosition>(
     tags: &[(String, String)],
-    mut game: G,
+    mut game: Game<P>,
     moves: &[Move],
     comments: &[Comment],
     result: GameResult,
@@ -614,17 +583,17 @@ fn write<G: Replay>(
         words.push(comment_word(&c.text));
     }
     for (i, &m) in moves.iter().enumerate() {
-        if game.why_illegal(m).is_some() {
+        if game.explain_illegal(m).is_some() {
             break;
         }
-        let n = game.move_number();
-        if game.now().turn() == Color::Red {
+        let n = game.position().fullmove_number();
+        if game.position().turn() == Color::Red {
             words.push(format!("{n}."));
         } else if need_number {
             words.push(format!("{n}..."));
         }
-        words.push(format_move(game.now(), m, notation));
-        game.push(m);
+        words.push(format_move(game.position(), m, notation));
+        game.play_unchecked(m);
         need_number = false;
         for c in comments_at(i + 1) {
             words.push(comment_word(&c.text));

@@ -30,10 +30,11 @@
 //!   the notations and the search are written over them.
 //!
 //! Outcomes that need history (repetition, move limits) live above the position, in
-//! [`history`], which keeps the keys and check flags of every ply.
+//! [`game`], one game record for the two-player 9x10 variants, which keeps the keys
+//! and check flags of every ply.
 
 pub mod board;
-pub mod history;
+pub mod game;
 pub mod illegal;
 pub mod janggi;
 pub mod outcome;

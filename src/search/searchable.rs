@@ -2,7 +2,7 @@
 //! (the history it starts from), and their implementations for the 9x10 variants.
 
 use super::{eval, janggi_eval, see};
-use crate::rules::history::Game;
+use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::repetition::CyclePly;
 use crate::rules::types::{Color, Move, Piece};
 use crate::rules::{BoardPosition, janggi, xiangqi};
@@ -10,7 +10,7 @@ use crate::rules::{BoardPosition, janggi, xiangqi};
 /// What the search needs of a variant's position beyond the rules
 /// ([`BoardPosition`]): its evaluation, the rule set it is judged under, and the
 /// search's names for making and taking back a move.
-pub trait Searchable: BoardPosition<Undo: Copy> + Send + Sync {
+pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// The incrementally kept part of the evaluation.
     type Material: Copy + Send;
     /// The rule set whose repetition and ending rules the search follows.
@@ -108,22 +108,17 @@ fn history_since(keys: impl Iterator<Item = u64>, plies: impl Iterator<Item = Cy
     keys.zip(std::iter::once(first).chain(plies)).collect()
 }
 
-/// [`SearchGame`] for a 9x10 game record: its current position, and its history since
-/// the last capture.
-macro_rules! record_search_game {
-    ($game:ty, $pos:ty) => {
-        impl SearchGame for $game {
-            type Position = $pos;
-            fn position(&self) -> &$pos {
-                <$game>::position(self)
-            }
-            fn history(&self) -> Vec<(u64, CyclePly)> {
-                let h = self.capture_horizon();
-                let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
-                history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
-            }
-        }
-    };
+/// A 9x10 game record: its current position, and its history since the last capture.
+impl<P: Searchable + RecordedPosition> SearchGame for Game<P> {
+    type Position = P;
+    fn position(&self) -> &P {
+        Game::position(self)
+    }
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        let h = self.capture_horizon();
+        let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
+        history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
+    }
 }
 
 impl Searchable for xiangqi::Position {
@@ -152,8 +147,6 @@ impl Searchable for xiangqi::Position {
         see::see_ge(xiangqi::Position::board(self), m, threshold)
     }
 }
-
-record_search_game!(Game, xiangqi::Position);
 
 impl Searchable for janggi::Position {
     type Material = janggi_eval::Material;
@@ -198,5 +191,3 @@ impl Searchable for janggi::Position {
         janggi_eval::evaluate_with(self, material)
     }
 }
-
-record_search_game!(janggi::Game, janggi::Position);
