@@ -4,8 +4,8 @@
 use std::sync::atomic::AtomicBool;
 
 use chuhe::notation::fen;
-use chuhe::rules::history::Game;
 use chuhe::rules::three_kingdoms;
+use chuhe::rules::xiangqi::Game;
 use chuhe::search::three_kingdoms as tk;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, search};

@@ -18,9 +18,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use crate::rules::history::Game;
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move, Square};
+use crate::rules::xiangqi::Game;
 use crate::rules::xiangqi::Position;
 use crate::rules::xiangqi::adjudicate::{RuleSet, judge_position};
 

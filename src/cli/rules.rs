@@ -3,9 +3,9 @@
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::game::AnyGame;
-use chuhe::rules::perft;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::MoveList;
+use chuhe::rules::{GamePosition, perft};
 
 use super::args::{
     NotationArg, PositionArgs, RulesArg, Variant, api_failure, json, proto_position, proto_start, start_arg,
@@ -172,7 +172,7 @@ fn three_kingdoms_position(args: &PositionArgs) -> Result<three_kingdoms::Positi
 }
 
 /// Perft (or divide) of any variant's position.
-fn print_perft<N: perft::Node>(pos: &mut N, depth: u32, divide: bool) -> Result<(), Failure> {
+fn print_perft<P: GamePosition>(pos: &mut P, depth: u32, divide: bool) -> Result<(), Failure> {
     if divide {
         let mut total = 0;
         for (m, n) in perft::divide(pos, depth) {

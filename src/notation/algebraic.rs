@@ -35,7 +35,8 @@
 
 use super::coordinate::point;
 use super::italian::{kind_of, letter};
-use super::{MovePosition, Notation, NotationError, NotationErrorKind, clean, pick};
+use super::{Notation, NotationError, NotationErrorKind, check_mark, clean, pick};
+use crate::rules::BoardPosition;
 use crate::rules::board::Board;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
@@ -108,8 +109,8 @@ pub fn candidates(board: &Board, turn: Color, named: &Named) -> Result<Vec<Move>
 }
 
 /// Writes a legal move canonically.
-pub fn format(pos: &impl MovePosition, m: Move) -> String {
-    let board = pos.pieces();
+pub fn format(pos: &impl BoardPosition, m: Move) -> String {
+    let board = pos.board();
     let piece = match super::moving_piece(board, m, "pass") {
         Ok(piece) => piece,
         Err(text) => return text,
@@ -117,7 +118,7 @@ pub fn format(pos: &impl MovePosition, m: Move) -> String {
     let (from, to) = (m.from(), m.to());
     let capture = board.piece_at(to).is_some();
     let mut legal = crate::rules::types::MoveList::new();
-    pos.moves(&mut legal);
+    pos.legal_moves(&mut legal);
     let rivals: Vec<Square> = legal
         .iter()
         .filter(|o| o.to() == to && o.from() != from && !o.is_pass())
@@ -150,14 +151,14 @@ pub fn format(pos: &impl MovePosition, m: Move) -> String {
     }
     out.push(char::from(b'a' + to.file()));
     out.push_str(&(to.rank() + 1).to_string());
-    out.push_str(pos.check_mark(m));
+    out.push_str(check_mark(pos, m));
     out
 }
 
 /// Reads a legal move of a position of either 9x10 game (Janggi's through
-/// [`MovePosition`]; for Xiangqi [`super::parse_move`] does the same).
-pub fn parse_move(pos: &impl MovePosition, text: &str) -> Result<Move, NotationError> {
+/// [`BoardPosition`]; for Xiangqi [`super::parse_move`] does the same).
+pub fn parse_move(pos: &impl BoardPosition, text: &str) -> Result<Move, NotationError> {
     let err = |kind| NotationError::new(text, Notation::Algebraic, kind);
     let named = parse(text).map_err(err)?;
-    pick(pos, text, Notation::Algebraic, candidates(pos.pieces(), pos.mover(), &named).map_err(err)?)
+    pick(pos, text, Notation::Algebraic, candidates(pos.board(), pos.turn(), &named).map_err(err)?)
 }

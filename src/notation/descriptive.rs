@@ -17,9 +17,9 @@
 //! [`super::italian`]).
 
 use super::NotationErrorKind;
+use crate::rules::BoardPosition;
 use crate::rules::board::{FILE_MASKS, squares};
 use crate::rules::types::{Color, Move, PieceKind, Square};
-use crate::rules::xiangqi::Position;
 
 /// Which way a piece moves, from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,7 +132,7 @@ const fn forward(color: Color) -> i8 {
 }
 
 /// The mover's pieces of a kind on a board file, front first.
-fn on_file(pos: &Position, color: Color, kind: PieceKind, file: u8) -> Vec<Square> {
+fn on_file(pos: &impl BoardPosition, color: Color, kind: PieceKind, file: u8) -> Vec<Square> {
     let mut list: Vec<Square> = squares(pos.board().pieces(color, kind) & FILE_MASKS[file as usize]).collect();
     // `squares` gives rank order from Red's side: Red's front is the highest rank.
     if color == Color::Red {
@@ -142,7 +142,7 @@ fn on_file(pos: &Position, color: Color, kind: PieceKind, file: u8) -> Vec<Squar
 }
 
 /// Board files holding two or more of the mover's pieces of a kind.
-fn tandem_files(pos: &Position, color: Color, kind: PieceKind) -> Vec<u8> {
+fn tandem_files(pos: &impl BoardPosition, color: Color, kind: PieceKind) -> Vec<u8> {
     let bb = pos.board().pieces(color, kind);
     (0..9u8).filter(|&f| (bb & FILE_MASKS[f as usize]).count_ones() >= 2).collect()
 }
@@ -152,7 +152,7 @@ const fn tells_apart_by_place(kind: PieceKind) -> bool {
 }
 
 /// Describes a move of the piece on its from-point (`None` when that point is empty).
-pub fn describe(pos: &Position, m: Move) -> Option<Designation> {
+pub fn describe(pos: &impl BoardPosition, m: Move) -> Option<Designation> {
     let piece = pos.board().piece_at(m.from())?;
     let (color, kind) = (piece.color(), piece.kind());
     let (from, to) = (m.from(), m.to());
@@ -181,7 +181,7 @@ pub fn describe(pos: &Position, m: Move) -> Option<Designation> {
 
 /// The moves a description can mean in `pos`, before legality: one per piece it may
 /// name whose move lands on the board.
-pub fn candidates(pos: &Position, d: &Described) -> Result<Vec<Move>, NotationErrorKind> {
+pub fn candidates(pos: &impl BoardPosition, d: &Described) -> Result<Vec<Move>, NotationErrorKind> {
     let color = pos.turn();
     let kind = d.kind;
     let sources: Vec<Square> = match d.place {

@@ -13,7 +13,8 @@
 //! `한`), spaces, `멍군`, and what follows the to-point ignored when it is piece names,
 //! `장군` or `멍군`. The same text serves Xiangqi (Red as Cho).
 
-use super::{MovePosition, Notation, NotationError, NotationErrorKind, pick};
+use super::{Notation, NotationError, NotationErrorKind, check_mark, pick};
+use crate::rules::BoardPosition;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
 const EXPECTED: &str = "from-point, piece name, to-point, such as 79졸78 or 08마87, or 한수쉼";
@@ -109,8 +110,8 @@ pub fn parse(text: &str) -> Result<Named, NotationErrorKind> {
 }
 
 /// Writes a legal move canonically.
-pub fn format(pos: &impl MovePosition, m: Move) -> String {
-    let board = pos.pieces();
+pub fn format(pos: &impl BoardPosition, m: Move) -> String {
+    let board = pos.board();
     let piece = match super::moving_piece(board, m, "한수쉼") {
         Ok(piece) => piece,
         Err(text) => return text,
@@ -119,7 +120,7 @@ pub fn format(pos: &impl MovePosition, m: Move) -> String {
     if let Some(taken) = board.piece_at(m.to()) {
         out.push_str(name(taken.color(), taken.kind()));
     }
-    if !pos.check_mark(m).is_empty() {
+    if !check_mark(pos, m).is_empty() {
         out.push_str("장군");
     }
     out
@@ -127,12 +128,12 @@ pub fn format(pos: &impl MovePosition, m: Move) -> String {
 
 /// The moves a text can mean, before legality: the named one, whose piece must be the
 /// mover's of the named kind.
-pub fn candidates(pos: &impl MovePosition, named: &Named) -> Result<Vec<Move>, NotationErrorKind> {
+pub fn candidates(pos: &impl BoardPosition, named: &Named) -> Result<Vec<Move>, NotationErrorKind> {
     let Named::Move { kind, from, to } = *named else {
         return Ok(vec![Move::PASS]);
     };
-    let color = pos.mover();
-    match pos.pieces().piece_at(from) {
+    let color = pos.turn();
+    match pos.board().piece_at(from) {
         Some(p) if p.color() == color && p.kind() == kind => Ok(vec![Move::new(from, to)]),
         _ => Err(NotationErrorKind::NoPieceToMove { color, kind }),
     }
@@ -177,7 +178,7 @@ pub fn parse_result(text: &str) -> Option<crate::rules::outcome::GameResult> {
 }
 
 /// Reads a legal move of a position of either 9x10 game.
-pub fn parse_move(pos: &impl MovePosition, text: &str) -> Result<Move, NotationError> {
+pub fn parse_move(pos: &impl BoardPosition, text: &str) -> Result<Move, NotationError> {
     let err = |kind| NotationError::new(text, Notation::Korean, kind);
     let named = parse(text).map_err(err)?;
     pick(pos, text, Notation::Korean, candidates(pos, &named).map_err(err)?)

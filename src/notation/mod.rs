@@ -19,7 +19,7 @@
 //! and is read against the legal moves; Korean notation names both points and the
 //! piece. Janggi moves are read and written in the notations that name points
 //! ([`Notation::applies_to_janggi`]: ICCS, coordinates, algebraic, Korean), through the
-//! same functions ([`MovePosition`]); the descriptive notations count the number of a
+//! same functions (over [`BoardPosition`]); the descriptive notations count the number of a
 //! straight move as a distance and cannot tell Janggi's diagonal palace moves from
 //! straight ones. Parsing is lenient (spaces, `=` or `.`, check marks `+`/`#` after the move);
 //! formatting is canonical, and `parse_move(format_move(m)) == m` for every legal move.
@@ -50,9 +50,9 @@ pub mod wxf;
 use std::fmt;
 
 use crate::rules::board::Board;
-use crate::rules::janggi;
-use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind};
-use crate::rules::xiangqi::{IllegalReason, Position};
+use crate::rules::illegal::IllegalReason;
+use crate::rules::types::{Color, Move, Piece, PieceKind};
+use crate::rules::{BoardPosition, Status};
 
 /// A move notation of the 9x10 games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -226,8 +226,8 @@ impl std::error::Error for NotationError {}
 /// Writes a move of a Xiangqi or Janggi position in a notation. `m` should be legal in
 /// `pos`; the descriptive notations name the piece on its from-point and fall back to
 /// ICCS without one, or for a Janggi position (see [`Notation::applies_to_janggi`]).
-pub fn format_move(pos: &impl MovePosition, m: Move, notation: Notation) -> String {
-    let described = || pos.xiangqi().and_then(|p| descriptive::describe(p, m));
+pub fn format_move(pos: &impl BoardPosition, m: Move, notation: Notation) -> String {
+    let described = || descriptive_of(pos).and_then(|p| descriptive::describe(p, m));
     match notation {
         Notation::Iccs => iccs::format(m),
         Notation::Coordinate => coordinate::format(m),
@@ -239,22 +239,20 @@ pub fn format_move(pos: &impl MovePosition, m: Move, notation: Notation) -> Stri
     }
 }
 
-/// What reading and writing a move needs of a position: it serves Xiangqi and Janggi
-/// alike.
-pub trait MovePosition {
-    /// The variant's name.
-    const VARIANT: &'static str;
-    /// The Xiangqi position, which the descriptive notations describe; `None` for Janggi.
-    fn xiangqi(&self) -> Option<&Position>;
-    fn pieces(&self) -> &Board;
-    fn mover(&self) -> Color;
-    /// Appends the legal moves.
-    fn moves(&self, list: &mut MoveList);
-    fn is_legal(&self, m: Move) -> bool;
-    /// `None` when `m` is legal, otherwise the first rule it breaks.
-    fn why_illegal(&self, m: Move) -> Option<IllegalReason>;
-    /// `+` when the legal move `m` gives check, `#` when it mates, else nothing.
-    fn check_mark(&self, m: Move) -> &'static str;
+/// The position, when the descriptive notations (WXF, Chinese, Italian letters) can
+/// describe its moves: not when pieces move along the palace diagonals (Janggi).
+fn descriptive_of<P: BoardPosition>(pos: &P) -> Option<&P> {
+    (!P::PALACE_DIAGONALS).then_some(pos)
+}
+
+/// `+` when the legal move `m` gives check, `#` when it mates, else nothing.
+pub(crate) fn check_mark(pos: &impl BoardPosition, m: Move) -> &'static str {
+    if !pos.gives_check(m) {
+        return "";
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.status() == Status::Checkmate { "#" } else { "+" }
 }
 
 /// The piece that makes `m`, or what to write instead: `pass` for a pass, coordinates
@@ -266,52 +264,15 @@ pub(crate) fn moving_piece(board: &Board, m: Move, pass: &str) -> Result<Piece, 
     board.piece_at(m.from()).ok_or_else(|| coordinate::format(m))
 }
 
-macro_rules! move_position {
-    ($position:ty, $variant:literal, $xiangqi:expr) => {
-        impl MovePosition for $position {
-            const VARIANT: &'static str = $variant;
-            fn xiangqi(&self) -> Option<&Position> {
-                $xiangqi(self)
-            }
-            fn pieces(&self) -> &Board {
-                self.board()
-            }
-            fn mover(&self) -> Color {
-                self.turn()
-            }
-            fn moves(&self, list: &mut MoveList) {
-                self.legal_moves(list)
-            }
-            fn is_legal(&self, m: Move) -> bool {
-                <$position>::is_legal(self, m)
-            }
-            fn why_illegal(&self, m: Move) -> Option<IllegalReason> {
-                self.explain_illegal(m)
-            }
-            fn check_mark(&self, m: Move) -> &'static str {
-                if !self.gives_check(m) {
-                    return "";
-                }
-                let mut after = self.clone();
-                after.play_unchecked(m);
-                if after.status() == crate::rules::Status::Checkmate { "#" } else { "+" }
-            }
-        }
-    };
-}
-
-move_position!(Position, "Xiangqi", Some);
-move_position!(janggi::Position, "Janggi", |_| None);
-
 /// Reads a legal move of a Xiangqi or Janggi position from text in a notation.
-pub fn parse_move(pos: &impl MovePosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
+pub fn parse_move(pos: &impl BoardPosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
     pick(pos, text, notation, candidates(pos, text, notation)?)
 }
 
 /// The one legal move among the moves a text can mean (never empty), or why there is
 /// none or more than one.
 pub(crate) fn pick(
-    pos: &impl MovePosition,
+    pos: &impl BoardPosition,
     text: &str,
     notation: Notation,
     candidates: Vec<Move>,
@@ -321,7 +282,7 @@ pub(crate) fn pick(
         [m] => Ok(*m),
         [] => {
             let mv = candidates[0];
-            let reason = pos.why_illegal(mv).unwrap_or(IllegalReason::CannotMoveThatWay);
+            let reason = pos.explain_illegal(mv).unwrap_or(IllegalReason::CannotMoveThatWay);
             Err(NotationError::new(text, notation, NotationErrorKind::Illegal { mv, reason }))
         }
         _ => Err(NotationError::new(text, notation, NotationErrorKind::Ambiguous { moves: fitting })),
@@ -331,7 +292,7 @@ pub(crate) fn pick(
 /// Reads the move a text names in `pos`, legal or not, so that a caller can say why it
 /// is illegal. When the text fits several pieces, a legal move is preferred; several
 /// legal moves are [`NotationErrorKind::Ambiguous`].
-pub fn resolve_move(pos: &impl MovePosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
+pub fn resolve_move(pos: &impl BoardPosition, text: &str, notation: Notation) -> Result<Move, NotationError> {
     match parse_move(pos, text, notation) {
         Err(NotationError { kind: NotationErrorKind::Illegal { mv, .. }, .. }) => Ok(mv),
         other => other,
@@ -339,9 +300,9 @@ pub fn resolve_move(pos: &impl MovePosition, text: &str, notation: Notation) -> 
 }
 
 /// The moves a text can mean (never empty), before legality.
-fn candidates<P: MovePosition>(pos: &P, text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
+fn candidates<P: BoardPosition>(pos: &P, text: &str, notation: Notation) -> Result<Vec<Move>, NotationError> {
     let err = |kind| NotationError::new(text, notation, kind);
-    let xiangqi = || pos.xiangqi().ok_or_else(|| err(NotationErrorKind::Inapplicable { variant: P::VARIANT }));
+    let xiangqi = || descriptive_of(pos).ok_or_else(|| err(NotationErrorKind::Inapplicable { variant: P::VARIANT }));
     match notation {
         Notation::Iccs => iccs::parse(text).map(|m| vec![m]).map_err(err),
         Notation::Coordinate => coordinate::parse(text).map(|m| vec![m]).map_err(err),
@@ -349,7 +310,7 @@ fn candidates<P: MovePosition>(pos: &P, text: &str, notation: Notation) -> Resul
         Notation::Chinese => descriptive::candidates(xiangqi()?, &chinese::parse(text).map_err(err)?).map_err(err),
         Notation::Italian => descriptive::candidates(xiangqi()?, &italian::parse(text).map_err(err)?).map_err(err),
         Notation::Algebraic => {
-            algebraic::candidates(pos.pieces(), pos.mover(), &algebraic::parse(text).map_err(err)?).map_err(err)
+            algebraic::candidates(pos.board(), pos.turn(), &algebraic::parse(text).map_err(err)?).map_err(err)
         }
         Notation::Korean => korean::candidates(pos, &korean::parse(text).map_err(err)?).map_err(err),
     }

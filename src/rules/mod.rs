@@ -22,23 +22,31 @@
 //!   its hot loop.
 //! - Three Kingdoms is not a rectangle and has three players: it gets its own point
 //!   graph (135 points, branching lines) and position type ([`three_kingdoms`]), and
-//!   meets the others only at the [`perft::Node`] trait and at the service boundary,
-//!   where a variant is an enum and a player is not assumed to be one of two.
+//!   meets the others at the [`GamePosition`] trait and at the variant layer, where a
+//!   variant is an enum and a player is not assumed to be one of two.
+//! - [`position`]: what every position answers, as one trait ([`GamePosition`]: legal
+//!   moves and captures, legality and its reason, make and unmake, check, key, side to
+//!   move, status), with the two-player 9x10 games' [`BoardPosition`] on top. Perft,
+//!   the notations and the search are written over them.
 //!
 //! Outcomes that need history (repetition, move limits) live above the position, in
-//! [`history`], which keeps the keys and check flags of every ply.
+//! [`game`], one game record for the two-player 9x10 variants, which keeps the keys
+//! and check flags of every ply.
 
 pub mod board;
-pub mod history;
+pub mod game;
 pub mod illegal;
 pub mod janggi;
 pub mod outcome;
 pub mod perft;
+pub mod position;
 pub mod repetition;
 pub mod setup;
 pub mod three_kingdoms;
 pub mod types;
 pub mod xiangqi;
+
+pub use position::{BoardPosition, GamePosition};
 
 /// The state of a position on its own (no history): still playable, or lost for the
 /// side to move.

@@ -2,15 +2,15 @@
 //! (the history it starts from), and their implementations for the 9x10 variants.
 
 use super::{eval, janggi_eval, see};
-use crate::rules::board::Board;
-use crate::rules::history::Game;
+use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::repetition::CyclePly;
-use crate::rules::types::{Color, Move, MoveList, Piece};
-use crate::rules::{janggi, xiangqi};
+use crate::rules::types::{Color, Move, Piece};
+use crate::rules::{BoardPosition, janggi, xiangqi};
 
-/// What the search needs of a variant's position.
-pub trait Searchable: Clone + Send + Sync {
-    type Undo: Copy;
+/// What the search needs of a variant's position beyond the rules
+/// ([`BoardPosition`]): its evaluation, the rule set it is judged under, and the
+/// search's names for making and taking back a move.
+pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// The incrementally kept part of the evaluation.
     type Material: Copy + Send;
     /// The rule set whose repetition and ending rules the search follows.
@@ -22,25 +22,26 @@ pub trait Searchable: Clone + Send + Sync {
     /// played from `self`, which stands at both ends of the cycle.
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color>;
 
-    fn legal_moves(&self, list: &mut MoveList);
-    fn legal_captures(&self, list: &mut MoveList);
-    fn play(&mut self, m: Move) -> Self::Undo;
-    fn unplay(&mut self, m: Move, undo: Self::Undo);
-    /// The null move: the other side to move, nothing else changed; again to take back.
-    fn toggle_turn(&mut self);
+    /// Plays `m` (legal): [`crate::rules::GamePosition::play_unchecked`].
+    #[inline(always)]
+    fn play(&mut self, m: Move) -> Self::Undo {
+        self.play_unchecked(m)
+    }
+    /// Takes `m` back: [`crate::rules::GamePosition::undo`].
+    #[inline(always)]
+    fn unplay(&mut self, m: Move, undo: Self::Undo) {
+        self.undo(m, undo)
+    }
     /// May the search try a null move here?
     #[inline(always)]
     fn null_move_allowed(&self) -> bool {
         true
     }
-    fn in_check(&self) -> bool;
-    /// Would `m` (legal) give check?
-    fn gives_check(&self, m: Move) -> bool;
-    fn key(&self) -> u64;
-    fn board(&self) -> &Board;
-    fn turn(&self) -> Color;
     /// The piece `m` (legal) takes, if any.
-    fn captured(&self, m: Move) -> Option<Piece>;
+    #[inline(always)]
+    fn captured(&self, m: Move) -> Option<Piece> {
+        if m.is_pass() { None } else { self.board().piece_at(m.to()) }
+    }
     /// Is the game over with no loser on the board (Janggi's two passes)?
     #[inline(always)]
     fn is_ended(&self) -> bool {
@@ -52,6 +53,7 @@ pub trait Searchable: Clone + Send + Sync {
     fn ended_winner(&self, _rules: Self::Rules) -> Option<Color> {
         None
     }
+    /// The incrementally kept part of the evaluation, computed from scratch.
     fn material(&self) -> Self::Material;
     /// The material after `m`, computed before playing it.
     fn material_after(&self, material: Self::Material, m: Move) -> Self::Material;
@@ -106,73 +108,20 @@ fn history_since(keys: impl Iterator<Item = u64>, plies: impl Iterator<Item = Cy
     keys.zip(std::iter::once(first).chain(plies)).collect()
 }
 
-/// The [`Searchable`] methods a 9x10 position answers with its own methods: the same
-/// names, except `play` and `unplay` (`play_unchecked` and `undo`).
-macro_rules! same_named_methods {
-    ($pos:ty) => {
-        #[inline(always)]
-        fn legal_moves(&self, list: &mut MoveList) {
-            <$pos>::legal_moves(self, list)
-        }
-        #[inline(always)]
-        fn legal_captures(&self, list: &mut MoveList) {
-            <$pos>::legal_captures(self, list)
-        }
-        #[inline(always)]
-        fn play(&mut self, m: Move) -> Self::Undo {
-            self.play_unchecked(m)
-        }
-        #[inline(always)]
-        fn unplay(&mut self, m: Move, undo: Self::Undo) {
-            self.undo(m, undo)
-        }
-        #[inline(always)]
-        fn toggle_turn(&mut self) {
-            <$pos>::toggle_turn(self)
-        }
-        #[inline(always)]
-        fn in_check(&self) -> bool {
-            <$pos>::in_check(self)
-        }
-        #[inline(always)]
-        fn gives_check(&self, m: Move) -> bool {
-            <$pos>::gives_check(self, m)
-        }
-        #[inline(always)]
-        fn key(&self) -> u64 {
-            <$pos>::key(self)
-        }
-        #[inline(always)]
-        fn board(&self) -> &Board {
-            <$pos>::board(self)
-        }
-        #[inline(always)]
-        fn turn(&self) -> Color {
-            <$pos>::turn(self)
-        }
-    };
-}
-
-/// [`SearchGame`] for a 9x10 game record: its current position, and its history since
-/// the last capture.
-macro_rules! record_search_game {
-    ($game:ty, $pos:ty) => {
-        impl SearchGame for $game {
-            type Position = $pos;
-            fn position(&self) -> &$pos {
-                <$game>::position(self)
-            }
-            fn history(&self) -> Vec<(u64, CyclePly)> {
-                let h = self.capture_horizon();
-                let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
-                history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
-            }
-        }
-    };
+/// A 9x10 game record: its current position, and its history since the last capture.
+impl<P: Searchable + RecordedPosition> SearchGame for Game<P> {
+    type Position = P;
+    fn position(&self) -> &P {
+        Game::position(self)
+    }
+    fn history(&self) -> Vec<(u64, CyclePly)> {
+        let h = self.capture_horizon();
+        let keys = (h..=self.plies().len()).map(|i| self.key_before(i));
+        history_since(keys, self.plies()[h..].iter().map(|p| p.cycle()))
+    }
 }
 
 impl Searchable for xiangqi::Position {
-    type Undo = xiangqi::Undo;
     type Material = eval::Material;
     type Rules = xiangqi::adjudicate::RuleSet;
     const SALT: u64 = 0x5849_414E_4751_4931;
@@ -181,11 +130,6 @@ impl Searchable for xiangqi::Position {
         xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()
     }
 
-    same_named_methods!(xiangqi::Position);
-    #[inline(always)]
-    fn captured(&self, m: Move) -> Option<Piece> {
-        xiangqi::Position::board(self).piece_at(m.to())
-    }
     #[inline(always)]
     fn material(&self) -> eval::Material {
         eval::Material::of(self)
@@ -204,10 +148,7 @@ impl Searchable for xiangqi::Position {
     }
 }
 
-record_search_game!(Game, xiangqi::Position);
-
 impl Searchable for janggi::Position {
-    type Undo = janggi::Undo;
     type Material = janggi_eval::Material;
     type Rules = janggi::adjudicate::RuleSet;
     const SALT: u64 = 0x4A41_4E47_4749_3031;
@@ -216,16 +157,11 @@ impl Searchable for janggi::Position {
         janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
     }
 
-    same_named_methods!(janggi::Position);
     /// Not after a pass: a null move there would stand for a second pass, which ends
     /// the game.
     #[inline(always)]
     fn null_move_allowed(&self) -> bool {
         self.consecutive_passes() == 0
-    }
-    #[inline(always)]
-    fn captured(&self, m: Move) -> Option<Piece> {
-        if m.is_pass() { None } else { janggi::Position::board(self).piece_at(m.to()) }
     }
     #[inline(always)]
     fn is_ended(&self) -> bool {
@@ -255,5 +191,3 @@ impl Searchable for janggi::Position {
         janggi_eval::evaluate_with(self, material)
     }
 }
-
-record_search_game!(janggi::Game, janggi::Position);

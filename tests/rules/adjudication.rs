@@ -266,7 +266,7 @@ fn asian_move_limit_does_not_count_checks_beyond_a_sides_tenth() {
 
 #[test]
 fn move_warnings_name_the_repetitions_a_move_would_complete() {
-    use chuhe::rules::history::Game;
+    use chuhe::rules::xiangqi::Game;
     use chuhe::rules::xiangqi::adjudicate::{Warning, move_warning};
     let start = fen::xiangqi("2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1").unwrap();
     let mut game = Game::new(start);

@@ -1,8 +1,8 @@
 //! Handicap starts: the presets' positions and the rules a FEN cannot express.
 
 use chuhe::notation::fen;
-use chuhe::rules::history::Game;
 use chuhe::rules::types::{Color, Move, MoveList};
+use chuhe::rules::xiangqi::Game;
 use chuhe::rules::xiangqi::handicap::{Handicap, Preset};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
 

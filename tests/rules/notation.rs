@@ -3,7 +3,8 @@
 //! texts, and real opening lines replayed from Chinese records.
 
 use chuhe::notation::record::{self, Comment};
-use chuhe::notation::{MovePosition, Notation, NotationErrorKind, fen, format_move, parse_move};
+use chuhe::notation::{Notation, NotationErrorKind, fen, format_move, parse_move};
+use chuhe::rules::BoardPosition;
 use chuhe::rules::outcome::GameResult;
 use chuhe::rules::types::{Color, Move, MoveList};
 use chuhe::rules::xiangqi::{IllegalReason, Position};
@@ -18,11 +19,11 @@ fn position(fen_text: &str) -> Position {
 
 /// Every legal move of `pos`, written and read back in every notation of its variant
 /// (for Janggi those of [`Notation::applies_to_janggi`]).
-fn round_trip_all<P: MovePosition + std::fmt::Debug>(pos: &P, label: &str) -> usize {
+fn round_trip_all<P: BoardPosition + std::fmt::Debug>(pos: &P, label: &str) -> usize {
     let mut list = MoveList::new();
-    pos.moves(&mut list);
+    pos.legal_moves(&mut list);
     for &m in &list {
-        for n in Notation::ALL.into_iter().filter(|n| pos.xiangqi().is_some() || n.applies_to_janggi()) {
+        for n in Notation::ALL.into_iter().filter(|n| !P::PALACE_DIAGONALS || n.applies_to_janggi()) {
             let text = format_move(pos, m, n);
             match parse_move(pos, &text, n) {
                 Ok(back) => assert_eq!(back, m, "{label}: {m} written {text:?} in {n} reads back as {back}"),
@@ -50,10 +51,14 @@ fn reference_fens(variant: &str) -> Vec<(String, String)> {
 
 /// [`round_trip_all`] of `pos` and of every position one ply later (where tandem pieces
 /// often appear); `play` plays a legal move.
-fn round_trip_around<P: MovePosition + Clone + std::fmt::Debug>(pos: &P, label: &str, play: fn(&mut P, Move)) -> usize {
+fn round_trip_around<P: BoardPosition + Clone + std::fmt::Debug>(
+    pos: &P,
+    label: &str,
+    play: fn(&mut P, Move),
+) -> usize {
     let mut moves = round_trip_all(pos, label);
     let mut list = MoveList::new();
-    pos.moves(&mut list);
+    pos.legal_moves(&mut list);
     for &m in &list {
         let mut next = pos.clone();
         play(&mut next, m);

@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use chuhe::notation::fen;
-use chuhe::rules::history::Game;
+use chuhe::rules::xiangqi::Game;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Outcome, Params, Score, search};
 use common::mate::{Solver, assert_legal_line};

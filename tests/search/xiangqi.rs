@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use chuhe::notation::fen;
-use chuhe::rules::history::Game;
 use chuhe::rules::types::Color;
 use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::xiangqi::Game;
 use chuhe::rules::xiangqi::Position;
 use chuhe::rules::xiangqi::adjudicate::RuleSet;
 use chuhe::search::tt::TranspositionTable;

@@ -5,9 +5,9 @@ use crate::api::error::{Error, bad_request, unimplemented};
 use crate::api::proto;
 use crate::game::{AnyGame, Variant};
 use crate::notation::fen;
-use crate::rules::history::Game;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::types::Move;
+use crate::rules::xiangqi::Game;
 use crate::rules::xiangqi::handicap::{self, NamedStart, Preset};
 
 type Status = Error;

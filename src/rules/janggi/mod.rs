@@ -19,11 +19,13 @@
 //! ```
 
 pub mod adjudicate;
-mod game;
 mod movegen;
 pub mod tables;
 
-pub use game::{Game, Ply};
+/// A Janggi game record: start position, moves (passes included), current position.
+pub type Game = crate::rules::game::Game<Position>;
+/// One ply of a Janggi game.
+pub type Ply = crate::rules::game::Ply<Undo>;
 
 use std::fmt;
 

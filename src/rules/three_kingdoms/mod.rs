@@ -4,9 +4,13 @@
 //! - [`geometry`]: points, edges (grid, river arms, central triangle), straight lines
 //!   that branch at the triangle, cells and diagonals, and the step tables of every
 //!   piece, built once.
-//! - [`position`]: pieces with their original kingdom, one controller per original
-//!   army, side to move, counters, Zobrist key; validation, make and unmake with
-//!   captures of generals, takeovers and defeats for want of a legal move.
+//! - `piece`: piece kinds, and a piece as a kind with its original kingdom.
+//! - `moves`: moves (a point left and a point reached) and the move list.
+//! - [`position`]: one controller per original army, side to move, counters, Zobrist
+//!   key (`zobrist`), and what a position answers about itself.
+//! - `setup`: setups and their validation into positions.
+//! - `make`: make and unmake, with captures of generals, takeovers and defeats for want
+//!   of a legal move.
 //! - `movegen`: legal moves, the attack and facing test.
 //! - [`text`]: the position text (documented there) and move names (`Rh3-Re3`).
 //! - [`outcome`]: a game with its history, and the ruling: last general, repetition,
@@ -29,32 +33,20 @@
 
 mod explain;
 pub mod geometry;
+mod make;
 mod movegen;
+mod moves;
 pub mod outcome;
+mod piece;
 pub mod position;
+mod setup;
 pub mod text;
+mod zobrist;
 
 pub use geometry::{Kingdom, Point, PointError};
-pub use movegen::{Move, MoveList, MoveTextError};
-pub use position::{IllegalMove, Kind, MoveError, Piece, Position, PositionError, Setup, Status, Undo};
-pub use text::{ParseError, TextError};
-
-use super::perft;
-
-impl perft::Node for Position {
-    type Move = Move;
-    type Moves = MoveList;
-    type Undo = Undo;
-    #[inline(always)]
-    fn legal_moves_into(&self, list: &mut MoveList) {
-        self.legal_moves(list)
-    }
-    #[inline(always)]
-    fn play_unchecked(&mut self, m: Move) -> Undo {
-        Position::play_unchecked(self, m)
-    }
-    #[inline(always)]
-    fn undo(&mut self, m: Move, undo: Undo) {
-        Position::undo(self, m, undo)
-    }
-}
+pub use make::{IllegalMove, Undo};
+pub use moves::{Move, MoveList, MoveTextError};
+pub use piece::{Kind, Piece};
+pub use position::{Position, Status};
+pub use setup::{PositionError, Setup};
+pub use text::{MoveError, ParseError, TextError};

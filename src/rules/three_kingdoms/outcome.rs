@@ -11,8 +11,7 @@
 use std::fmt;
 
 use super::geometry::Kingdom;
-use super::movegen::Move;
-use super::position::{IllegalMove, Kind, Position, Status, Undo};
+use super::{IllegalMove, Kind, Move, Position, Status, Undo};
 
 /// Plies in a row with no capture and no defeat that draw the game.
 pub const QUIET_PLY_LIMIT: u32 = 180;

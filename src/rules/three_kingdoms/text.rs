@@ -50,7 +50,7 @@
 use std::fmt;
 
 use super::geometry::{Kingdom, Point};
-use super::position::{Kind, Piece, Position, PositionError, Setup};
+use super::{Kind, Move, MoveTextError, Piece, Position, PositionError, Setup};
 
 /// The start position with flag bearers.
 pub const START: &str = "RNBAKABNR/9/1C1F1F1C1/P1P1P1P1P/9 RNBAKABNR/9/1C1F1F1C1/P1P1P1P1P/9 \
@@ -324,5 +324,66 @@ impl std::str::FromStr for Position {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Position, ParseError> {
         Position::from_text(s)
+    }
+}
+
+impl Position {
+    /// Reads a move in point names (`Rh3-Re3`, or `Rh3xRe3` for a capture) and checks
+    /// that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = self.read_move(text)?;
+        if !self.is_legal(m) {
+            return Err(MoveError::Illegal(m));
+        }
+        Ok(m)
+    }
+
+    /// Reads a move text of this position without checking that the move is legal: the
+    /// points, and a capture mark (`x`) only where the move takes a piece.
+    pub fn read_move(&self, text: &str) -> Result<Move, MoveError> {
+        let m = Move::parse(text).map_err(MoveError::Text)?;
+        if text.trim().chars().nth(3).is_some_and(|c| c == 'x' || c == 'X') && self.piece_at(m.to()).is_none() {
+            return Err(MoveError::NotACapture(m));
+        }
+        Ok(m)
+    }
+
+    /// The move in point names, with `x` for a capture (`Rh3xRe3`).
+    pub fn move_text(&self, m: Move) -> String {
+        let sep = if self.piece_at(m.to()).is_some() { 'x' } else { '-' };
+        format!("{}{sep}{}", m.from(), m.to())
+    }
+}
+
+/// Why a move text is not a legal move of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    Text(MoveTextError),
+    /// Written as a capture (`x`) onto an empty point.
+    NotACapture(Move),
+    Illegal(Move),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Text(e) => e.fmt(f),
+            MoveError::NotACapture(m) => write!(f, "{m} is written as a capture but takes nothing"),
+            MoveError::Illegal(m) => write!(f, "illegal move {m}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
     }
 }

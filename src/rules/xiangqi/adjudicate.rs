@@ -12,10 +12,10 @@
 //! plies judged, so a long record costs no more than its legality checks.
 
 use crate::rules::Status;
-use crate::rules::history::Game;
 use crate::rules::outcome::{ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
 use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of, third_occurrence};
 use crate::rules::types::{Color, Move, Square};
+use crate::rules::xiangqi::Game;
 
 use super::chase::{ThreatRule, move_threats};
 use super::handicap::Handicap;

@@ -36,6 +36,7 @@
 
 use super::Position;
 use super::tables::own_side;
+use crate::rules::BoardPosition;
 use crate::rules::illegal::IllegalReason;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
@@ -106,7 +107,7 @@ impl Handicap {
     /// started from or ended on `sq`.
     pub fn violation(
         &self,
-        pos: &Position,
+        pos: &impl BoardPosition,
         m: Move,
         index: usize,
         untouched: impl Fn(Square) -> bool,

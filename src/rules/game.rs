@@ -1,20 +1,75 @@
-//! A game as a start position plus the moves played: what repetition and move-limit
-//! rules judge. Each ply keeps the key after it, whether it gave check and what it took.
-//! A game may carry the rules of a handicap (extra opening moves, protected pieces).
+//! A game record of a two-player 9x10 variant ([`Game`]): a start position plus the
+//! moves played, what repetition and move-limit rules judge. Each ply keeps the key
+//! after it, whether it gave check and what it took. A Xiangqi game may carry the rules
+//! of a handicap (extra opening moves, protected pieces); a Janggi game has none.
+//!
+//! The variants name their records [`crate::rules::xiangqi::Game`] and
+//! [`crate::rules::janggi::Game`]; Three Kingdoms, with three players and defeats, has
+//! its own ([`crate::rules::three_kingdoms::outcome::Game`]).
 
+use std::fmt::Debug;
+
+use super::BoardPosition;
+use super::illegal::IllegalReason;
 use super::repetition::CyclePly;
-use super::types::{Color, Move, MoveList, Piece, Square};
+use super::types::{Color, IllegalMove, Move, MoveList, Piece, Square};
 use super::xiangqi::handicap::Handicap;
-use super::xiangqi::{IllegalMove, IllegalReason, Position, Undo};
+use super::{janggi, xiangqi};
 
-/// One ply of a game.
+/// What a game record needs of its variant's position beyond [`BoardPosition`].
+pub trait RecordedPosition: BoardPosition<Undo: Copy + Debug + Eq> + Debug {
+    /// The piece taken by the move that handed back `undo`.
+    fn captured_by(undo: &Self::Undo) -> Option<Piece>;
+    /// The move number, as records count them (from 1, growing after Black's move).
+    fn fullmove_number(&self) -> u32;
+    /// Gives the move back to the side that has just moved, for a handicap's extra
+    /// move; `false`, and nothing changes, where it is refused.
+    fn skip_turn(&mut self) -> bool;
+    /// Takes back [`RecordedPosition::skip_turn`].
+    fn undo_skip_turn(&mut self);
+}
+
+impl RecordedPosition for xiangqi::Position {
+    fn captured_by(undo: &xiangqi::Undo) -> Option<Piece> {
+        undo.captured
+    }
+    fn fullmove_number(&self) -> u32 {
+        xiangqi::Position::fullmove_number(self)
+    }
+    fn skip_turn(&mut self) -> bool {
+        xiangqi::Position::skip_turn(self)
+    }
+    fn undo_skip_turn(&mut self) {
+        xiangqi::Position::undo_skip_turn(self)
+    }
+}
+
+/// Janggi has no handicap starts: a side never moves twice in a row (it passes).
+impl RecordedPosition for janggi::Position {
+    fn captured_by(undo: &janggi::Undo) -> Option<Piece> {
+        undo.captured
+    }
+    fn fullmove_number(&self) -> u32 {
+        janggi::Position::fullmove_number(self)
+    }
+    /// Always refused.
+    fn skip_turn(&mut self) -> bool {
+        false
+    }
+    /// Never called: [`RecordedPosition::skip_turn`] is always refused.
+    fn undo_skip_turn(&mut self) {}
+}
+
+/// One ply of a game; `U` is the position's undo information.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply {
+pub struct Ply<U> {
+    /// The move played.
     pub mv: Move,
     /// Key of the position after the move.
     pub key_after: u64,
     /// The move left the opponent in check.
     pub gave_check: bool,
+    /// The piece the move took.
     pub captured: Option<Piece>,
     /// The side that played the move.
     pub mover: Color,
@@ -23,50 +78,58 @@ pub struct Ply {
     /// Checking plies of Red and of Black (by [`Color::index`]) from the start of the
     /// record up to and including this one.
     pub checks_so_far: [u32; 2],
-    undo: Undo,
+    undo: U,
 }
 
-impl Ply {
+impl<U> Ply<U> {
     /// The ply as a repetition cycle's judgement sees it.
     pub fn cycle(&self) -> CyclePly {
         CyclePly { mv: self.mv, gave_check: self.gave_check, kept_turn: self.kept_turn }
     }
 }
 
-/// A Xiangqi game: start position, moves, and the current position.
+/// A game of a two-player 9x10 variant: start position, moves, and the current
+/// position.
 #[derive(Clone, Debug)]
-pub struct Game {
-    start: Position,
-    position: Position,
-    plies: Vec<Ply>,
+pub struct Game<P: RecordedPosition> {
+    start: P,
+    position: P,
+    plies: Vec<Ply<P::Undo>>,
     /// Number of plies up to and including the last capture (0 if none).
     capture_horizon: usize,
     handicap: Handicap,
 }
 
-impl Game {
-    pub fn new(start: Position) -> Game {
-        Game::with_handicap(start, Handicap::default())
-    }
-
-    /// A game played under the rules of a handicap.
-    pub fn with_handicap(start: Position, handicap: Handicap) -> Game {
+impl Game<xiangqi::Position> {
+    /// A Xiangqi game played under the rules of a handicap.
+    pub fn with_handicap(start: xiangqi::Position, handicap: Handicap) -> Self {
         Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap }
     }
+}
 
+impl<P: RecordedPosition> Game<P> {
+    /// A game from `start`, with no handicap.
+    pub fn new(start: P) -> Self {
+        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap: Handicap::default() }
+    }
+
+    /// The handicap's rules (none unless the game was started with one).
     pub fn handicap(&self) -> &Handicap {
         &self.handicap
     }
 
-    pub fn start(&self) -> &Position {
+    /// The start position.
+    pub fn start(&self) -> &P {
         &self.start
     }
 
-    pub fn position(&self) -> &Position {
+    /// The position after the last ply.
+    pub fn position(&self) -> &P {
         &self.position
     }
 
-    pub fn plies(&self) -> &[Ply] {
+    /// The plies played, in order.
+    pub fn plies(&self) -> &[Ply<P::Undo>] {
         &self.plies
     }
 
@@ -109,7 +172,7 @@ impl Game {
     }
 
     /// Plays a legal move, or leaves the game unchanged and says why not.
-    pub fn play(&mut self, m: Move) -> Result<&Ply, IllegalMove> {
+    pub fn play(&mut self, m: Move) -> Result<&Ply<P::Undo>, IllegalMove> {
         if !self.is_legal(m) {
             return Err(IllegalMove(m));
         }
@@ -118,7 +181,7 @@ impl Game {
 
     /// Plays a move known to be legal. During a handicap's extra moves the same side
     /// moves again.
-    pub fn play_unchecked(&mut self, m: Move) -> &Ply {
+    pub fn play_unchecked(&mut self, m: Move) -> &Ply<P::Undo> {
         let mover = self.position.turn();
         let undo = self.position.play_unchecked(m);
         let gave_check = self.position.in_check();
@@ -131,7 +194,7 @@ impl Game {
             mv: m,
             key_after: self.position.key(),
             gave_check,
-            captured: undo.captured,
+            captured: P::captured_by(&undo),
             mover,
             kept_turn,
             checks_so_far,
@@ -175,7 +238,7 @@ impl Game {
 
     /// The position after the first `i` plies (0 is the start position), rebuilt from
     /// whichever end of the record is nearer.
-    pub fn position_at(&self, i: usize) -> Position {
+    pub fn position_at(&self, i: usize) -> P {
         let n = self.plies.len();
         assert!(i <= n, "position after ply {i} of a {n}-ply record");
         if i <= n - i {

@@ -1,0 +1,100 @@
+//! Leaper tables shared by the 9x10 variants: each horse step with the leg that must
+//! be empty, from every point and towards every point, built at compile time.
+
+use super::Bitboard;
+
+/// One step of a blockable leaper: the point that must be empty, then the target.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Step {
+    pub block: u8,
+    pub to: u8,
+}
+
+/// Up to eight blockable steps from one point.
+#[derive(Clone, Copy, Debug)]
+pub struct Steps {
+    pub len: u8,
+    pub list: [Step; 8],
+}
+
+impl Steps {
+    const EMPTY: Steps = Steps { len: 0, list: [Step { block: 0, to: 0 }; 8] };
+
+    const fn with(mut self, block: usize, to: usize) -> Steps {
+        self.list[self.len as usize] = Step { block: block as u8, to: to as u8 };
+        self.len += 1;
+        self
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Step] {
+        &self.list[..self.len as usize]
+    }
+}
+
+const HORSE_DELTAS: [(i8, i8); 8] = [(1, 2), (-1, 2), (2, 1), (-2, 1), (2, -1), (-2, -1), (1, -2), (-1, -2)];
+
+/// The leg a horse must find empty to go `(df, dr)` from `(f, r)`.
+const fn horse_leg(f: i8, r: i8, df: i8, dr: i8) -> (i8, i8) {
+    if dr == 2 || dr == -2 { (f, r + dr / 2) } else { (f + df / 2, r) }
+}
+
+const fn on_board(f: i8, r: i8) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 10
+}
+
+const fn idx(f: i8, r: i8) -> usize {
+    (r as usize) * 9 + f as usize
+}
+
+const fn horse_tables() -> ([Steps; 90], [Steps; 90]) {
+    let mut moves = [Steps::EMPTY; 90];
+    let mut attackers = [Steps::EMPTY; 90];
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = ((s % 9) as i8, (s / 9) as i8);
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = HORSE_DELTAS[d];
+            // The horse on s moving to s + delta.
+            if on_board(f + df, r + dr) {
+                let (lf, lr) = horse_leg(f, r, df, dr);
+                moves[s] = moves[s].with(idx(lf, lr), idx(f + df, r + dr));
+            }
+            // A horse on s - delta attacking s; `block` holds its leg, `to` the horse.
+            let (hf, hr) = (f - df, r - dr);
+            if on_board(hf, hr) {
+                let (lf, lr) = horse_leg(hf, hr, df, dr);
+                attackers[s] = attackers[s].with(idx(lf, lr), idx(hf, hr));
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    (moves, attackers)
+}
+
+const HORSE: ([Steps; 90], [Steps; 90]) = horse_tables();
+/// `HORSE_MOVES[from]`: leg and target of each horse move from a point.
+pub static HORSE_MOVES: [Steps; 90] = HORSE.0;
+/// `HORSE_ATTACKERS[target]`: for each point a horse could attack `target` from, the
+/// leg (`block`) and the horse's point (`to`).
+pub static HORSE_ATTACKERS: [Steps; 90] = HORSE.1;
+
+const fn horse_zones() -> [Bitboard; 90] {
+    let mut z = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let a = HORSE.1[s];
+        let mut i = 0;
+        while i < a.len as usize {
+            z[s] |= 1u128 << a.list[i].to;
+            i += 1;
+        }
+        s += 1;
+    }
+    z
+}
+
+/// Points from which a horse could attack a point (ignoring legs): a cheap pre-test.
+pub static HORSE_ZONES: [Bitboard; 90] = horse_zones();

@@ -1,0 +1,261 @@
+//! What every variant's position answers, as one trait: [`GamePosition`] (any variant,
+//! any number of players) and [`BoardPosition`] (the two-player 9x10 games).
+//!
+//! Perft ([`super::perft`]) is written once over [`GamePosition`]; the notations read
+//! and write moves of any [`BoardPosition`]; the search's `Searchable` is a
+//! [`BoardPosition`] with an evaluation. Each variant keeps its own inherent methods of
+//! the same names (so a caller holding a concrete position needs no import); the
+//! implementations below answer with them.
+//!
+//! ```
+//! use chuhe::rules::GamePosition;
+//! use chuhe::rules::{janggi, three_kingdoms, xiangqi};
+//!
+//! fn moves<P: GamePosition>(pos: &P) -> usize {
+//!     let mut list = P::Moves::default();
+//!     pos.legal_moves(&mut list);
+//!     list.as_ref().len()
+//! }
+//! assert_eq!(moves(&xiangqi::Position::startpos()), 44);
+//! assert_eq!(moves(&janggi::Position::startpos()), 32); // the pass included
+//! assert_eq!(moves(&three_kingdoms::Position::startpos(false)), 44);
+//! ```
+
+use std::fmt::{Debug, Display};
+
+use super::Status;
+use super::board::Board;
+use super::illegal::IllegalReason;
+use super::types::{Color, Move, MoveList};
+use super::{janggi, three_kingdoms, xiangqi};
+
+/// A validated position of a variant: its legal moves, make and unmake, check, key,
+/// side to move and status. The side is an associated type: Three Kingdoms has three.
+pub trait GamePosition: Clone {
+    /// The variant's name, as messages write it (`Xiangqi`, `Janggi`, `Three Kingdoms`).
+    const VARIANT: &'static str;
+    /// A move of the variant.
+    type Move: Copy + Eq + Display + Debug;
+    /// The list the moves are appended to (fixed capacity, no allocation).
+    type Moves: Default + AsRef<[Self::Move]>;
+    /// What [`GamePosition::play_unchecked`] hands back so that [`GamePosition::undo`]
+    /// restores the position exactly.
+    type Undo;
+    /// A player: a colour of two, or a kingdom of three.
+    type Side: Copy + Eq + Debug;
+    /// The state of the position on its own (no history).
+    type Status: Copy + Eq + Debug;
+
+    /// The side to move.
+    fn turn(&self) -> Self::Side;
+    /// The Zobrist key of the pieces and the side to move.
+    fn key(&self) -> u64;
+    /// Appends every legal move of the side to move to `list`.
+    fn legal_moves(&self, list: &mut Self::Moves);
+    /// Appends the legal moves that take a piece to `list`.
+    fn legal_captures(&self, list: &mut Self::Moves);
+    /// Is `m` legal here?
+    fn is_legal(&self, m: Self::Move) -> bool;
+    /// `None` when `m` is legal, otherwise the first rule it breaks.
+    fn explain_illegal(&self, m: Self::Move) -> Option<IllegalReason>;
+    /// Plays `m`, which must be legal, and returns what [`GamePosition::undo`] needs.
+    fn play_unchecked(&mut self, m: Self::Move) -> Self::Undo;
+    /// Takes back `m`, played by [`GamePosition::play_unchecked`] which gave `undo`.
+    fn undo(&mut self, m: Self::Move, undo: Self::Undo);
+    /// Is the side to move's general attacked (or facing a rival general)?
+    fn in_check(&self) -> bool;
+    /// The state of the position on its own.
+    fn status(&self) -> Self::Status;
+}
+
+/// A position of a two-player game on the 9x10 board (Xiangqi, Janggi): one move type
+/// and move list, two colours, the [`Board`] with its piece bitboards.
+pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Color, Status = Status> {
+    /// Do pieces move along the palace diagonals (Janggi)? The descriptive notations
+    /// (WXF, Chinese, Italian) cannot tell such a move from a straight one.
+    const PALACE_DIAGONALS: bool;
+    /// The pieces.
+    fn board(&self) -> &Board;
+    /// Would `m` (legal) give check?
+    fn gives_check(&self, m: Move) -> bool;
+    /// The null move: the other side to move, nothing else changed; again to take back.
+    fn toggle_turn(&mut self);
+}
+
+impl GamePosition for xiangqi::Position {
+    const VARIANT: &'static str = "Xiangqi";
+    type Move = Move;
+    type Moves = MoveList;
+    type Undo = xiangqi::Undo;
+    type Side = Color;
+    type Status = Status;
+
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        xiangqi::Position::turn(self)
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        xiangqi::Position::key(self)
+    }
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList) {
+        xiangqi::Position::legal_moves(self, list)
+    }
+    #[inline(always)]
+    fn legal_captures(&self, list: &mut MoveList) {
+        xiangqi::Position::legal_captures(self, list)
+    }
+    #[inline(always)]
+    fn is_legal(&self, m: Move) -> bool {
+        xiangqi::Position::is_legal(self, m)
+    }
+    fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+        xiangqi::Position::explain_illegal(self, m)
+    }
+    #[inline(always)]
+    fn play_unchecked(&mut self, m: Move) -> xiangqi::Undo {
+        xiangqi::Position::play_unchecked(self, m)
+    }
+    #[inline(always)]
+    fn undo(&mut self, m: Move, undo: xiangqi::Undo) {
+        xiangqi::Position::undo(self, m, undo)
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        xiangqi::Position::in_check(self)
+    }
+    fn status(&self) -> Status {
+        xiangqi::Position::status(self)
+    }
+}
+
+impl BoardPosition for xiangqi::Position {
+    const PALACE_DIAGONALS: bool = false;
+    #[inline(always)]
+    fn board(&self) -> &Board {
+        xiangqi::Position::board(self)
+    }
+    #[inline(always)]
+    fn gives_check(&self, m: Move) -> bool {
+        xiangqi::Position::gives_check(self, m)
+    }
+    #[inline(always)]
+    fn toggle_turn(&mut self) {
+        xiangqi::Position::toggle_turn(self)
+    }
+}
+
+impl GamePosition for janggi::Position {
+    const VARIANT: &'static str = "Janggi";
+    type Move = Move;
+    type Moves = MoveList;
+    type Undo = janggi::Undo;
+    type Side = Color;
+    type Status = Status;
+
+    #[inline(always)]
+    fn turn(&self) -> Color {
+        janggi::Position::turn(self)
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        janggi::Position::key(self)
+    }
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut MoveList) {
+        janggi::Position::legal_moves(self, list)
+    }
+    #[inline(always)]
+    fn legal_captures(&self, list: &mut MoveList) {
+        janggi::Position::legal_captures(self, list)
+    }
+    #[inline(always)]
+    fn is_legal(&self, m: Move) -> bool {
+        janggi::Position::is_legal(self, m)
+    }
+    fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+        janggi::Position::explain_illegal(self, m)
+    }
+    #[inline(always)]
+    fn play_unchecked(&mut self, m: Move) -> janggi::Undo {
+        janggi::Position::play_unchecked(self, m)
+    }
+    #[inline(always)]
+    fn undo(&mut self, m: Move, undo: janggi::Undo) {
+        janggi::Position::undo(self, m, undo)
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        janggi::Position::in_check(self)
+    }
+    fn status(&self) -> Status {
+        janggi::Position::status(self)
+    }
+}
+
+impl BoardPosition for janggi::Position {
+    const PALACE_DIAGONALS: bool = true;
+    #[inline(always)]
+    fn board(&self) -> &Board {
+        janggi::Position::board(self)
+    }
+    #[inline(always)]
+    fn gives_check(&self, m: Move) -> bool {
+        janggi::Position::gives_check(self, m)
+    }
+    #[inline(always)]
+    fn toggle_turn(&mut self) {
+        janggi::Position::toggle_turn(self)
+    }
+}
+
+/// Three Kingdoms: three sides, its own moves and status. Its inherent
+/// `explain_illegal` also says the reason in words; the trait keeps the reason.
+impl GamePosition for three_kingdoms::Position {
+    const VARIANT: &'static str = "Three Kingdoms";
+    type Move = three_kingdoms::Move;
+    type Moves = three_kingdoms::MoveList;
+    type Undo = three_kingdoms::Undo;
+    type Side = three_kingdoms::Kingdom;
+    type Status = three_kingdoms::Status;
+
+    #[inline(always)]
+    fn turn(&self) -> three_kingdoms::Kingdom {
+        self.side_to_move()
+    }
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        three_kingdoms::Position::key(self)
+    }
+    #[inline(always)]
+    fn legal_moves(&self, list: &mut three_kingdoms::MoveList) {
+        three_kingdoms::Position::legal_moves(self, list)
+    }
+    #[inline(always)]
+    fn legal_captures(&self, list: &mut three_kingdoms::MoveList) {
+        three_kingdoms::Position::legal_captures(self, list)
+    }
+    #[inline(always)]
+    fn is_legal(&self, m: three_kingdoms::Move) -> bool {
+        three_kingdoms::Position::is_legal(self, m)
+    }
+    fn explain_illegal(&self, m: three_kingdoms::Move) -> Option<IllegalReason> {
+        three_kingdoms::Position::explain_illegal(self, m).map(|(reason, _)| reason)
+    }
+    #[inline(always)]
+    fn play_unchecked(&mut self, m: three_kingdoms::Move) -> three_kingdoms::Undo {
+        three_kingdoms::Position::play_unchecked(self, m)
+    }
+    #[inline(always)]
+    fn undo(&mut self, m: three_kingdoms::Move, undo: three_kingdoms::Undo) {
+        three_kingdoms::Position::undo(self, m, undo)
+    }
+    #[inline(always)]
+    fn in_check(&self) -> bool {
+        three_kingdoms::Position::in_check(self)
+    }
+    fn status(&self) -> three_kingdoms::Status {
+        three_kingdoms::Position::status(self)
+    }
+}
