@@ -1370,3 +1370,6 @@ fn internal(s: Score) -> i32 {
         Score::Mate(n) => -MATE - 2 * n,
     }
 }
+
+#[cfg(test)]
+mod score_tests;
