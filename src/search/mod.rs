@@ -92,3 +92,6 @@ pub fn search<G: SearchGame>(
     outcome.report.elapsed = start.elapsed();
     outcome
 }
+
+#[cfg(test)]
+mod score_tests;

@@ -152,3 +152,44 @@ fn a_second_pass_goes_to_counting_under_tournament_rules() {
     let casual = analyse_under(&cho, RuleSet::CasualV1, &only(Move::PASS, 2));
     assert!(matches!(casual.report.lines[0].score, Score::Centipawns(c) if c > -10_000));
 }
+
+/// Under the tournament rules two passes end the game on the count, which Han leads from
+/// the start (73.5 to 72). The count goes to its winner whichever side passed last, and
+/// a count already decided scores beyond one a pass away: a nearer win is better, a
+/// nearer loss worse.
+#[test]
+fn a_count_goes_to_its_winner_and_is_scored_by_its_distance() {
+    let depth = |d: u32| Params { limits: Limits { depth: Some(d), ..Limits::default() }, ..Params::default() };
+    let count =
+        |game: &Game, params: &Params| match analyse_under(game, RuleSet::TournamentV1, params).report.lines[0].score {
+            Score::Centipawns(c) => c,
+            other => panic!("a count scored as {other:?}"),
+        };
+    let a3a4 = Move::parse_iccs("a3a4").unwrap();
+
+    // Han passed first: Cho's pass back ends the game on a count Han wins.
+    let mut cho = Game::new(Position::startpos());
+    cho.play(a3a4).unwrap();
+    cho.play(Move::PASS).unwrap();
+    let cho_passes = count(&cho, &only(Move::PASS, 1));
+    assert!(cho_passes < -10_000, "Cho's pass back scores {cho_passes}");
+    let free = analyse_under(&cho, RuleSet::TournamentV1, &depth(3));
+    assert!(free.best.is_some_and(|m| m != Move::PASS), "Cho passes: {:?}", free.best);
+    // After both passes Han is to move and has won.
+    let mut han_won = cho.clone();
+    han_won.play(Move::PASS).unwrap();
+    let han_decided = count(&han_won, &depth(1));
+
+    // Cho passed first: Han's pass back wins the count.
+    let mut han = Game::new(Position::startpos());
+    han.play(Move::PASS).unwrap();
+    let han_passes = count(&han, &only(Move::PASS, 1));
+    assert!(han_passes > 10_000, "Han's pass back scores {han_passes}");
+    // After both passes Cho is to move and has lost.
+    let mut cho_lost = han.clone();
+    cho_lost.play(Move::PASS).unwrap();
+    let cho_decided = count(&cho_lost, &depth(1));
+
+    assert!(han_decided > han_passes, "a decided win {han_decided}, a win a pass away {han_passes}");
+    assert!(cho_decided < cho_passes, "a decided loss {cho_decided}, a loss a pass away {cho_passes}");
+}

@@ -147,3 +147,22 @@ fn a_crowded_table_answers_only_for_its_own_positions() {
         }
     }
 }
+
+/// The defender is told how soon it is mated: once the search sees the whole mate, its
+/// score is "mated in k" for the exact k the solver finds after the attacker's mating
+/// first move.
+#[test]
+fn the_defender_is_told_how_soon_it_is_mated() {
+    let mut solver = Solver::default();
+    for (text, n) in MATES.into_iter().filter(|&(_, n)| n >= 2) {
+        let mut game = Game::new(fen::xiangqi(text).unwrap());
+        let outcome = run(&game, &params(2 * n + SHORTEST_BY, 1), &TranspositionTable::new(4));
+        game.play(outcome.best.unwrap()).unwrap();
+        let mut pos = game.position().clone();
+        let k = (1..n).find(|&k| solver.lost_within(&mut pos, k)).expect("the defender is lost");
+        let defended = run(&game, &params(2 * k + SHORTEST_BY, 1), &TranspositionTable::new(4));
+        let context = format!("{text} after {}", game.plies()[0].mv);
+        assert_eq!(defended.report.lines[0].score, Score::Mate(-(k as i32)), "{context}");
+        check_outcome(&mut solver, &game, &defended, &context);
+    }
+}
