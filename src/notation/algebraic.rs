@@ -46,8 +46,19 @@ const EXPECTED: &str =
 /// A move as the text names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Named {
+    /// Janggi's pass.
     Pass,
-    Move { kind: PieceKind, from_file: Option<u8>, from_rank: Option<u8>, to: Square },
+    /// A move: the piece, what the text says of its start, and its target.
+    Move {
+        /// The moving piece's kind.
+        kind: PieceKind,
+        /// The start file, when the text gives it (0-8 from Red's left).
+        from_file: Option<u8>,
+        /// The start rank, when the text gives it (0-9 from Red's side).
+        from_rank: Option<u8>,
+        /// The target.
+        to: Square,
+    },
 }
 
 /// Reads the text of a move.

@@ -6,6 +6,7 @@
 use super::{NotationErrorKind, clean};
 use crate::rules::types::{Move, Square};
 
+/// Writes `m` in coordinates (`h3-e3`, or `pass`).
 pub fn format(m: Move) -> String {
     if m.is_pass() {
         return m.to_string();
@@ -16,6 +17,7 @@ pub fn format(m: Move) -> String {
 
 const EXPECTED: &str = "two points such as h3-e3 (files a-i, ranks 1-10)";
 
+/// Reads a move in coordinates.
 pub fn parse(text: &str) -> Result<Move, NotationErrorKind> {
     let s = clean(text).to_ascii_lowercase();
     if s.is_empty() {

@@ -24,8 +24,11 @@ use crate::rules::types::{Color, Move, PieceKind, Square};
 /// Which way a piece moves, from the mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// Towards the opponent (`+`, 进).
     Forward,
+    /// Towards the mover's own side (`-`, 退).
     Back,
+    /// Along the rank (`.` or `=`, 平).
     Sideways,
 }
 
@@ -75,14 +78,22 @@ pub enum Place {
     File(u8),
     /// One of the tandem pieces, on the named file or on the only file with two or
     /// more of them.
-    Tandem { file: Option<u8>, pick: Pick },
+    Tandem {
+        /// The file (1-9), when the text names it.
+        file: Option<u8>,
+        /// Which of the tandem pieces.
+        pick: Pick,
+    },
 }
 
 /// A move as the descriptive notations read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Described {
+    /// The kind of the moving piece.
     pub kind: PieceKind,
+    /// Which piece of that kind: by its file, or by its place in a tandem.
     pub place: Place,
+    /// Forward, backward or along the rank.
     pub direction: Direction,
     /// Steps, or the file of arrival (1-9).
     pub number: u8,
@@ -92,7 +103,9 @@ pub struct Described {
 /// choose its own tandem labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Designation {
+    /// The mover.
     pub color: Color,
+    /// The kind of the moving piece.
     pub kind: PieceKind,
     /// File of the piece (1-9 from the mover's right).
     pub file: u8,
@@ -100,10 +113,13 @@ pub struct Designation {
     /// file, and how many there are (`count` is 1 for a lone piece, and for advisors
     /// and elephants, which are never told apart by place).
     pub index: usize,
+    /// How many of the mover's pieces of the kind stand on the file.
     pub count: usize,
     /// Pawns: the mover has two or more pawns on each of two files.
     pub two_files: bool,
+    /// Forward, backward or along the rank.
     pub direction: Direction,
+    /// Steps, or the file of arrival (1-9).
     pub number: u8,
 }
 

@@ -29,40 +29,54 @@ pub const MAX_LEN: usize = 256;
 /// Why a text is not a FEN. Ranks are numbered as in ICCS (0 is Red's back rank).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
+    /// No text.
     Empty,
+    /// Longer than [`MAX_LEN`] bytes.
     TooLong {
+        /// The text's length in bytes.
         len: usize,
     },
     /// The placement field does not have ten ranks.
     RankCount {
+        /// How many ranks it has.
         found: usize,
     },
     /// A rank describes more than nine points.
     RankTooLong {
+        /// The rank.
         rank: u8,
     },
     /// A rank describes fewer than nine points.
     RankTooShort {
+        /// The rank.
         rank: u8,
+        /// How many points it describes.
         points: u8,
     },
     /// A character that is no piece letter and no digit 1-9.
     UnknownLetter {
+        /// The character.
         letter: char,
+        /// Its rank.
         rank: u8,
+        /// The file it would stand on (0-8 from Red's left).
         file: u8,
     },
     /// The side-to-move field is not `w`, `r` or `b`.
     SideToMove {
+        /// The field as given.
         token: String,
     },
     /// The halfmove clock or the move number is not a number.
     Counter {
+        /// Which counter.
         field: &'static str,
+        /// The field as given.
         token: String,
     },
     /// Fields after the sixth.
     TrailingFields {
+        /// The first field too many.
         token: String,
     },
 }
@@ -234,7 +248,9 @@ impl<const N: usize> AsciiBuf<N> {
 /// position the rules reject.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionTextError<E> {
+    /// The text is not a FEN.
     Fen(FenError),
+    /// The FEN describes a position the variant's rules reject.
     Invalid(E),
 }
 

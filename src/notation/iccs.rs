@@ -5,10 +5,12 @@
 use super::{NotationErrorKind, clean};
 use crate::rules::types::Move;
 
+/// Writes `m` in ICCS (`h2e2`, or `pass`).
 pub fn format(m: Move) -> String {
     m.to_string()
 }
 
+/// Reads a move in ICCS.
 pub fn parse(text: &str) -> Result<Move, NotationErrorKind> {
     let s = clean(text);
     if s.is_empty() {

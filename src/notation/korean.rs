@@ -65,8 +65,17 @@ fn write_point(sq: Square) -> String {
 /// A move as the text names it: the pass, or a piece kind going from a point to a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Named {
+    /// Janggi's pass.
     Pass,
-    Move { kind: PieceKind, from: Square, to: Square },
+    /// A piece of a kind going from a point to a point.
+    Move {
+        /// The moving piece's kind.
+        kind: PieceKind,
+        /// The point it leaves.
+        from: Square,
+        /// The point it reaches.
+        to: Square,
+    },
 }
 
 /// Reads the text of a move.

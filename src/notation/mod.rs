@@ -36,6 +36,8 @@
 //! assert_eq!(format_move(&pos, m, Notation::Coordinate), "h3-e3");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod algebraic;
 pub mod chinese;
 pub mod coordinate;
@@ -77,6 +79,7 @@ pub enum Notation {
 }
 
 impl Notation {
+    /// Every notation.
     pub const ALL: [Notation; 7] = [
         Notation::Iccs,
         Notation::Coordinate,
@@ -135,7 +138,9 @@ impl fmt::Display for Notation {
 pub struct NotationError {
     /// The move text as given.
     pub token: String,
+    /// The notation it was read in.
     pub notation: Notation,
+    /// What is wrong with it.
     pub kind: NotationErrorKind,
 }
 
@@ -145,29 +150,79 @@ pub enum NotationErrorKind {
     /// Nothing but spaces or check marks.
     Empty,
     /// The text does not have the shape of the notation.
-    Syntax { expected: &'static str },
+    Syntax {
+        /// What the notation expects, in words.
+        expected: &'static str,
+    },
     /// A piece letter or character the notation does not know.
-    UnknownPiece { letter: char },
+    UnknownPiece {
+        /// The letter or character.
+        letter: char,
+    },
     /// A letter that names more than one piece among the accepted alternatives.
-    AmbiguousLetter { letter: char, hint: &'static str },
+    AmbiguousLetter {
+        /// The letter.
+        letter: char,
+        /// The pieces it may name, in words.
+        hint: &'static str,
+    },
     /// The mover has no such piece on the named file (1-9 from the mover's right).
-    NoPiece { color: Color, kind: PieceKind, file: u8 },
+    NoPiece {
+        /// The mover.
+        color: Color,
+        /// The kind the text names.
+        kind: PieceKind,
+        /// The file the text names.
+        file: u8,
+    },
     /// The mover has no piece of the kind that the text allows (algebraic notation).
-    NoPieceToMove { color: Color, kind: PieceKind },
+    NoPieceToMove {
+        /// The mover.
+        color: Color,
+        /// The kind the text names.
+        kind: PieceKind,
+    },
     /// A front/rear marker, but no file holds two of the mover's pieces of that kind.
-    NoTandem { color: Color, kind: PieceKind },
+    NoTandem {
+        /// The mover.
+        color: Color,
+        /// The kind the text names.
+        kind: PieceKind,
+    },
     /// A front/rear marker without a file, while pawns stand in tandem on two files.
-    TandemFiles { color: Color },
+    TandemFiles {
+        /// The mover.
+        color: Color,
+    },
     /// A tandem marker that does not fit the number of pieces on the file.
-    BadTandemMarker { kind: PieceKind, count: usize },
+    BadTandemMarker {
+        /// The kind the text names.
+        kind: PieceKind,
+        /// How many of them stand on the file.
+        count: usize,
+    },
     /// The direction and number describe no move of that piece.
-    CannotMove { kind: PieceKind },
+    CannotMove {
+        /// The kind the text names.
+        kind: PieceKind,
+    },
     /// The text fits more than one legal move.
-    Ambiguous { moves: Vec<Move> },
+    Ambiguous {
+        /// The legal moves the text fits.
+        moves: Vec<Move>,
+    },
     /// The text names a move that is not legal here.
-    Illegal { mv: Move, reason: IllegalReason },
+    Illegal {
+        /// The move the text names.
+        mv: Move,
+        /// The first rule it breaks.
+        reason: IllegalReason,
+    },
     /// The notation does not write the moves of the position's variant.
-    Inapplicable { variant: &'static str },
+    Inapplicable {
+        /// The variant's name.
+        variant: &'static str,
+    },
 }
 
 impl NotationError {

@@ -33,6 +33,8 @@
 //! [`game`], one game record for the two-player 9x10 variants, which keeps the keys
 //! and check flags of every ply.
 
+#![warn(missing_docs)]
+
 pub mod board;
 pub mod game;
 pub mod illegal;
@@ -52,6 +54,7 @@ pub use position::{BoardPosition, GamePosition};
 /// side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// The side to move has a legal move.
     Ongoing,
     /// In check with no legal move: the side to move loses.
     Checkmate,
@@ -63,6 +66,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status in words (`ongoing`, `checkmate`, `stalemate`, `ended`).
     pub const fn name(self) -> &'static str {
         match self {
             Status::Ongoing => "ongoing",

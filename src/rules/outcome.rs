@@ -5,14 +5,18 @@ use super::types::{Color, PieceKind, Square};
 /// The result of a game as it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// The game goes on.
     Ongoing,
+    /// This side won.
     Win(Color),
+    /// A draw.
     Draw,
 }
 
 /// What ended the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
+    /// In check with no legal move; the side to move loses.
     Checkmate,
     /// No legal move without being in check; the side to move loses.
     Stalemate,
@@ -33,8 +37,11 @@ pub enum Termination {
     MoveLimit,
     /// No chariot, horse, cannon or pawn left on either side.
     InsufficientMaterial,
+    /// A side resigned.
     Resignation,
+    /// A side ran out of time.
     Timeout,
+    /// Both sides agreed to a draw.
     AgreedDraw,
     /// Janggi: the generals faced each other (bikjang) and the side to move claimed the
     /// end of the game.
@@ -46,6 +53,7 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// The termination in words, as rulings and messages write it.
     pub const fn name(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -70,15 +78,20 @@ impl Termination {
 /// Something that happens off the board, after a number of plies of the record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
+    /// This side resigns.
     Resign(Color),
+    /// This side runs out of time.
     Timeout(Color),
+    /// Both sides agree to a draw.
     DrawAgreed,
     /// Janggi: this side, to move while the generals face each other, claims bikjang.
     BikjangClaim(Color),
 }
 
+/// An event off the board and when it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Event {
+    /// What happened.
     pub kind: EventKind,
     /// The event happened after this many plies of the record.
     pub ply: usize,
@@ -92,15 +105,18 @@ pub struct ChaseStep {
     pub ply: usize,
     /// Where the chasing piece stands after the ply.
     pub chaser: Square,
+    /// The kind of the chasing piece.
     pub chaser_kind: PieceKind,
     /// Where the chased piece stands after the ply.
     pub chased: Square,
+    /// The kind of the chased piece.
     pub chased_kind: PieceKind,
 }
 
 /// A decided (or undecided) game, with what a referee needs to agree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruling {
+    /// The result.
     pub result: GameResult,
     /// What ended the game; `None` while it goes on.
     pub termination: Option<Termination>,
@@ -121,6 +137,7 @@ pub struct Ruling {
     pub points: Option<[u32; 2]>,
     /// Moves of the record played after the game had ended.
     pub moves_after_end: usize,
+    /// The ruling in words.
     pub explanation: String,
 }
 
@@ -136,6 +153,7 @@ impl Ruling {
         Ruling { result, termination: Some(termination), at_fault, explanation, ..Ruling::ongoing(ply) }
     }
 
+    /// A game that goes on after `plies` plies.
     pub fn ongoing(plies: usize) -> Ruling {
         Ruling {
             result: GameResult::Ongoing,

@@ -11,6 +11,7 @@ use super::types::{Color, Move};
 /// One ply of a repetition cycle, as its judgement needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CyclePly {
+    /// The move played.
     pub mv: Move,
     /// The move left the opponent in check.
     pub gave_check: bool,

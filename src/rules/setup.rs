@@ -7,7 +7,9 @@ use super::types::Color;
 /// Pieces, side to move and counters, as written, not yet validated.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Setup {
+    /// The pieces.
     pub board: Board,
+    /// The side to move.
     pub turn: Color,
     /// Plies since the last capture (FEN's halfmove clock).
     pub halfmove_clock: u32,

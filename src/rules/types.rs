@@ -11,12 +11,15 @@ pub enum Color {
     /// Red moves first, so an unset side is Red.
     #[default]
     Red = 0,
+    /// Black moves second (Han in Janggi).
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, Red first.
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
+    /// The opponent.
     #[inline(always)]
     pub const fn other(self) -> Color {
         match self {
@@ -25,11 +28,13 @@ impl Color {
         }
     }
 
+    /// 0 for Red, 1 for Black: an index into per-side arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// `red` or `black`.
     pub const fn name(self) -> &'static str {
         match self {
             Color::Red => "red",
@@ -51,16 +56,24 @@ impl std::ops::Not for Color {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// The general (king): Janggi's 궁.
     General = 0,
+    /// The advisor (guard).
     Advisor = 1,
+    /// The elephant.
     Elephant = 2,
+    /// The horse.
     Horse = 3,
+    /// The chariot.
     Chariot = 4,
+    /// The cannon.
     Cannon = 5,
+    /// The pawn (soldier).
     Pawn = 6,
 }
 
 impl PieceKind {
+    /// Every kind, in index order.
     pub const ALL: [PieceKind; 7] = [
         PieceKind::General,
         PieceKind::Advisor,
@@ -71,6 +84,7 @@ impl PieceKind {
         PieceKind::Pawn,
     ];
 
+    /// 0 (general) to 6 (pawn): an index into per-kind arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -104,6 +118,7 @@ impl PieceKind {
         }
     }
 
+    /// The kind's English name (`general`, `advisor`, ..., `pawn`).
     pub const fn name(self) -> &'static str {
         match self {
             PieceKind::General => "general",
@@ -122,16 +137,19 @@ impl PieceKind {
 pub struct Piece(u8);
 
 impl Piece {
+    /// The piece of `kind` of `color`.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece(color as u8 * 7 + kind as u8)
     }
 
+    /// Its colour.
     #[inline(always)]
     pub const fn color(self) -> Color {
         if self.0 < 7 { Color::Red } else { Color::Black }
     }
 
+    /// Its kind.
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
         PieceKind::ALL[(self.0 % 7) as usize]
@@ -159,6 +177,7 @@ impl Piece {
         }
     }
 
+    /// The piece a FEN letter names: upper case Red, lower case Black.
     pub fn from_fen_char(c: char) -> Option<Piece> {
         let kind = PieceKind::from_letter(c)?;
         let color = if c.is_ascii_uppercase() { Color::Red } else { Color::Black };
@@ -172,8 +191,10 @@ impl Piece {
 pub struct Square(u8);
 
 impl Square {
+    /// The number of points.
     pub const COUNT: usize = 90;
 
+    /// The point on `file` (0..9) and `rank` (0..10).
     #[inline(always)]
     pub const fn new(file: u8, rank: u8) -> Square {
         debug_assert!(file < 9 && rank < 10);
@@ -194,16 +215,19 @@ impl Square {
         Square(index as u8)
     }
 
+    /// `rank * 9 + file`, 0..90.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file, 0 (a) to 8 (i) from Red's left.
     #[inline(always)]
     pub const fn file(self) -> u8 {
         self.0 % 9
     }
 
+    /// The rank, 0 (Red's back rank) to 9.
     #[inline(always)]
     pub const fn rank(self) -> u8 {
         self.0 / 9
@@ -237,6 +261,7 @@ impl Square {
         if f < 9 && r < 10 { Some(Square::new(f, r)) } else { None }
     }
 
+    /// Every point, by index.
     pub fn all() -> impl Iterator<Item = Square> {
         (0..90u8).map(Square)
     }
@@ -280,6 +305,7 @@ impl fmt::Debug for Square {
 pub struct Move(u16);
 
 impl Move {
+    /// The move from `from` to `to` (a pass when they coincide).
     #[inline(always)]
     pub const fn new(from: Square, to: Square) -> Move {
         Move(from.0 as u16 | (to.0 as u16) << 7)
@@ -288,16 +314,19 @@ impl Move {
     /// The pass of Janggi. It is written `pass` in ICCS.
     pub const PASS: Move = Move(0);
 
+    /// The point the piece leaves.
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square((self.0 & 0x7f) as u8)
     }
 
+    /// The point the piece reaches.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square((self.0 >> 7) as u8)
     }
 
+    /// Is this a pass (the same point twice)?
     #[inline(always)]
     pub const fn is_pass(self) -> bool {
         self.0 & 0x7f == self.0 >> 7
@@ -368,11 +397,13 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
     /// has (about 120 pseudo-legal moves with a full army; Janggi adds the pass).
     pub const CAPACITY: usize = N;
 
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> Self {
         FixedList { len: 0, items: [T::default(); N] }
     }
 
+    /// Appends `item` (the capacity is never reached by construction).
     #[inline(always)]
     pub fn push(&mut self, item: T) {
         debug_assert!(self.len < N);
@@ -383,37 +414,45 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
         }
     }
 
+    /// How many items the list holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Does the list hold nothing?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The items, in order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len]
     }
 
+    /// The items, in order, to reorder or change.
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.items[..self.len]
     }
 
+    /// Empties the list.
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// Iterates the items in order.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 
+    /// Does the list hold `item`?
     pub fn contains(&self, item: T) -> bool {
         self.as_slice().contains(&item)
     }
 
+    /// Swaps the items at `a` and `b`.
     pub fn swap(&mut self, a: usize, b: usize) {
         self.as_mut_slice().swap(a, b)
     }

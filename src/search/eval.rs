@@ -149,8 +149,12 @@ pub static PIECE_SQUARE: [[(i32, i32); 90]; 14] = piece_square_table();
 /// placement in both game phases, and the phase itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Material {
+    /// Middlegame score.
     pub mg: i32,
+    /// Endgame score.
     pub eg: i32,
+    /// Game phase, counted from the horses, chariots and cannons on the board: it
+    /// weighs the two scores.
     pub phase: i32,
 }
 

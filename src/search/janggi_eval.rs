@@ -117,6 +117,7 @@ pub static PIECE_SQUARE: [[i32; 90]; 14] = piece_square_table();
 /// Cho minus Han material and placement, kept move by move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Material {
+    /// Cho minus Han, in centipawns.
     pub score: i32,
 }
 

@@ -69,7 +69,9 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
 
 /// A game the search can start from: its position, its history and its rules.
 pub trait SearchGame: Sync {
+    /// The position type searched.
     type Position: Searchable;
+    /// The position the search starts from.
     fn position(&self) -> &Self::Position;
     /// The keys of the positions since the last capture, oldest first, ending with the
     /// current one, each with the ply that led to it (the first one's is not used).
@@ -83,7 +85,9 @@ pub trait SearchGame: Sync {
 
 /// A game searched under a rule set of the caller's choice.
 pub struct UnderRules<'g, G: SearchGame> {
+    /// The game searched.
     pub game: &'g G,
+    /// The rule set it is searched under.
     pub rules: <G::Position as Searchable>::Rules,
 }
 

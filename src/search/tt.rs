@@ -16,6 +16,7 @@ const BUCKET: usize = 4;
 /// How a stored score bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// The stored score is the true one (a principal-variation node).
     Exact,
     /// The true score is at least the stored one (a beta cut-off).
     Lower,
@@ -26,10 +27,15 @@ pub enum Bound {
 /// What a probe finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The best move found, if any.
     pub mv: Option<Move>,
+    /// The score, relative to the node for mates.
     pub score: i16,
+    /// The static evaluation (or a variant's own data).
     pub eval: i16,
+    /// The depth searched.
     pub depth: u8,
+    /// How the score bounds the true score.
     pub bound: Bound,
 }
 
@@ -38,6 +44,9 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// A table of searched positions shared by the search threads: buckets of entries
+/// replaced by depth and age, read and written without locks (each entry checked
+/// against its key).
 pub struct TranspositionTable {
     slots: Box<[Slot]>,
     buckets: usize,
@@ -94,6 +103,7 @@ impl TranspositionTable {
         }
     }
 
+    /// The table's size in bytes.
     pub fn size_bytes(&self) -> usize {
         self.slots.len() * 16
     }
@@ -112,6 +122,7 @@ impl TranspositionTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
     }
 
+    /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.probes.fetch_add(1, Ordering::Relaxed);
@@ -137,6 +148,8 @@ impl TranspositionTable {
         None
     }
 
+    /// Stores what a search found for `key`, replacing the least valuable entry of its
+    /// bucket.
     #[inline]
     pub fn store(&self, key: u64, mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound) {
         let generation = self.generation();

@@ -12,6 +12,7 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// count), below the mate range.
 pub(super) const RULED_WIN: i32 = 20_000;
 pub(super) const INFINITY: i32 = 31_000;
+/// The deepest ply a search reaches.
 pub const MAX_PLY: usize = 120;
 
 /// A score for the outside world.
@@ -24,6 +25,7 @@ pub enum Score {
 }
 
 impl Score {
+    /// The score a search's internal value stands for.
     pub fn from_internal(v: i32) -> Score {
         if v > MATE_BOUND {
             Score::Mate((MATE - v + 1) / 2)
@@ -108,11 +110,15 @@ pub struct Report<M = Move, S = Score> {
 /// Why a search stopped (this search's and the Three Kingdoms search's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
+    /// The depth asked for was completed.
     Depth,
+    /// The node budget ran out.
     Nodes,
+    /// The move time or the deadline ran out.
     Time,
     /// The stop flag (cancellation, `stop`, a deadline outside the search).
     Stopped,
+    /// There was no legal move to search.
     NoLegalMoves,
     /// The side to move has one legal move and no depth was asked for (Three Kingdoms).
     SingleMove,

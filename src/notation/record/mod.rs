@@ -54,7 +54,9 @@ use crate::rules::xiangqi::{self, IllegalReason, Position};
 /// A comment of the move text, after `ply` moves (0: before the first move).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comment {
+    /// The comment stands after this many moves.
     pub ply: usize,
+    /// The comment, its spaces folded.
     pub text: String,
 }
 
@@ -70,8 +72,11 @@ pub struct Record<P = Position, N = NamedStart> {
     pub named_start: Option<N>,
     /// The start position (the named start's, the `FEN` tag's, or the initial one).
     pub start: P,
+    /// The moves, legal from the start.
     pub moves: Vec<Move>,
+    /// The comments, in order.
     pub comments: Vec<Comment>,
+    /// The result the record states.
     pub result: GameResult,
 }
 
@@ -109,19 +114,26 @@ pub(super) fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a st
 pub enum RecordError {
     /// A tag line that is not `[Name "Value"]` (line numbers from 1).
     Tag {
+        /// The line, from 1.
         line: usize,
     },
+    /// A `FEN` tag that is not a valid position.
     Fen {
+        /// Why the FEN is refused.
         message: String,
     },
+    /// A `Preset` tag that names no handicap start.
     Preset {
+        /// The tag's value.
         value: String,
     },
     /// A `FEN` tag other than the `Preset` tag's start.
     FenNotPreset,
     /// A Janggi setup tag ([`CHO_SETUP`], [`HAN_SETUP`]) that names no setup.
     Setup {
+        /// The tag.
         tag: &'static str,
+        /// Its value.
         value: String,
     },
     /// A `FEN` tag other than the start of the Janggi setup tags.
@@ -130,33 +142,46 @@ pub enum RecordError {
     JanggiPreset,
     /// A notation that does not write Janggi moves.
     Inapplicable {
+        /// The notation.
         notation: Notation,
     },
+    /// A `Format` tag that names no notation.
     Format {
+        /// The tag's value.
         value: String,
     },
+    /// A `Result` tag that is not `1-0`, `0-1`, `1/2-1/2` or `*`.
     Result {
+        /// The tag's value.
         value: String,
     },
     /// Two statements of the result disagree (the `Result` tag, the result at the end of
     /// the moves, a .gib record's result tag): where each is and what it says.
     ResultMismatch {
+        /// Where the first statement is, and the result it states.
         first: (&'static str, &'static str),
+        /// Where the second is, and its result.
         second: (&'static str, &'static str),
     },
     /// A comment or variation that is never closed.
     Unclosed {
+        /// What is not closed.
         what: &'static str,
     },
     /// A move (0-based index) that cannot be read or is not legal.
     Move {
+        /// The move's index, from 0.
         index: usize,
+        /// Why it was not read.
         error: NotationError,
     },
     /// A move that breaks a handicap rule.
     Handicap {
+        /// The move's index, from 0.
         index: usize,
+        /// The move as written.
         token: String,
+        /// The handicap rule it breaks.
         reason: IllegalReason,
     },
 }

@@ -17,15 +17,18 @@ use crate::rules::xiangqi::handicap::NamedStart;
 /// A record split into its parts, moves not yet read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RawRecord {
+    /// Tags in record order.
     pub tags: Vec<(String, String)>,
     /// Move tokens in order.
     pub moves: Vec<String>,
+    /// The comments, in order.
     pub comments: Vec<Comment>,
     /// The result written at the end of the moves.
     pub result: Option<String>,
 }
 
 impl RawRecord {
+    /// The value of a tag (names compare case-insensitively).
     pub fn tag(&self, name: &str) -> Option<&str> {
         tag(&self.tags, name)
     }

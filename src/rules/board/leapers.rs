@@ -6,14 +6,18 @@ use super::Bitboard;
 /// One step of a blockable leaper: the point that must be empty, then the target.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Step {
+    /// The point (index) that must be empty: the horse's leg.
     pub block: u8,
+    /// The target point (index).
     pub to: u8,
 }
 
 /// Up to eight blockable steps from one point.
 #[derive(Clone, Copy, Debug)]
 pub struct Steps {
+    /// How many steps are listed.
     pub len: u8,
+    /// The steps; the first `len` count.
     pub list: [Step; 8],
 }
 
@@ -26,6 +30,7 @@ impl Steps {
         self
     }
 
+    /// The listed steps.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Step] {
         &self.list[..self.len as usize]

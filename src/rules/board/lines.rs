@@ -123,7 +123,9 @@ const fn file_masks() -> [Bitboard; 9] {
     m
 }
 
+/// The points of each rank.
 pub const RANK_MASKS: [Bitboard; 10] = rank_masks();
+/// The points of each file.
 pub const FILE_MASKS: [Bitboard; 9] = file_masks();
 /// Every point of the board.
 pub const ALL_SQUARES: Bitboard = (1u128 << 90) - 1;
@@ -189,6 +191,7 @@ pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
     })
 }
 
+/// The bitboard of the one point `sq`.
 #[inline(always)]
 pub const fn bit(sq: Square) -> Bitboard {
     1u128 << sq.index()

@@ -46,6 +46,7 @@ const fn zobrist_pieces() -> [[u64; 90]; 14] {
     t
 }
 
+/// Zobrist key of each piece (by [`Piece::index`]) on each point.
 pub static ZOBRIST_PIECES: [[u64; 90]; 14] = zobrist_pieces();
 /// Xored in when Black (Han) is to move.
 pub const ZOBRIST_BLACK_TO_MOVE: u64 = splitmix(0x5349_4445_544F_4D56).1;
@@ -91,10 +92,12 @@ impl Default for Board {
 }
 
 impl Board {
+    /// A board with no piece.
     pub const fn empty() -> Board {
         Board { cells: [0; CELLS], rank_occ: [0; 10], file_occ: [0; 9], by_color: [0; 2], by_piece: [0; 14], key: 0 }
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         decode(self.cells[sq.index()])
@@ -107,36 +110,43 @@ impl Board {
         self.cells[index]
     }
 
+    /// Is `sq` empty?
     #[inline(always)]
     pub fn is_empty(&self, sq: Square) -> bool {
         self.cells[sq.index()] == 0
     }
 
+    /// Every occupied point.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.by_color[0] | self.by_color[1]
     }
 
+    /// The points of `c`'s pieces.
     #[inline(always)]
     pub fn by_color(&self, c: Color) -> Bitboard {
         self.by_color[c.index()]
     }
 
+    /// The points of the pieces `p`.
     #[inline(always)]
     pub fn by_piece(&self, p: Piece) -> Bitboard {
         self.by_piece[p.index()]
     }
 
+    /// The points of `c`'s pieces of kind `k`.
     #[inline(always)]
     pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
         self.by_piece[Piece::new(c, k).index()]
     }
 
+    /// The occupied files of `rank`, one bit per file.
     #[inline(always)]
     pub fn rank_occupancy(&self, rank: u8) -> u16 {
         self.rank_occ[rank as usize]
     }
 
+    /// The occupied ranks of `file`, one bit per rank.
     #[inline(always)]
     pub fn file_occupancy(&self, file: u8) -> u16 {
         self.file_occ[file as usize]
@@ -167,6 +177,7 @@ impl Board {
             .fold(0, |a, b| a ^ b)
     }
 
+    /// How many pieces `p` stand on the board.
     pub fn count(&self, p: Piece) -> u32 {
         self.by_piece[p.index()].count_ones()
     }
@@ -263,6 +274,7 @@ impl Board {
         }
     }
 
+    /// Every piece with its point, by point index.
     pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         squares(self.occupied()).filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
     }

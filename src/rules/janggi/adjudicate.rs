@@ -48,6 +48,7 @@ pub enum RuleSet {
 }
 
 impl RuleSet {
+    /// The rule set's name, as the API's enum writes it (`JANGGI_CASUAL_V1`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::CasualV1 => "JANGGI_CASUAL_V1",
@@ -89,9 +90,21 @@ pub fn count_points(pos: &Position) -> [u32; 2] {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
     /// The move at `index` (0-based) is illegal.
-    IllegalMove { index: usize, mv: Move, reason: IllegalReason },
+    IllegalMove {
+        /// The move's index, from 0.
+        index: usize,
+        /// The move.
+        mv: Move,
+        /// The first rule it breaks.
+        reason: IllegalReason,
+    },
     /// The event at `index` of the events claims bikjang where it cannot be claimed.
-    BadClaim { index: usize, detail: String },
+    BadClaim {
+        /// The event's index, from 0.
+        index: usize,
+        /// Why the claim cannot be made, in words.
+        detail: String,
+    },
 }
 
 /// Replays a record and judges it.

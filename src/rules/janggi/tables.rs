@@ -112,7 +112,9 @@ pub type Ray = [u8; 2];
 /// The rays along the palace diagonals from one point.
 #[derive(Clone, Copy, Debug)]
 pub struct Rays {
+    /// How many rays are listed.
     pub len: u8,
+    /// The rays; the first `len` count.
     pub list: [Ray; 4],
 }
 
@@ -125,6 +127,7 @@ impl Rays {
         self
     }
 
+    /// The listed rays.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Ray] {
         &self.list[..self.len as usize]
@@ -165,14 +168,18 @@ pub static DIAGONAL_RAYS: [Rays; 90] = diagonal_rays();
 /// (or, in [`ELEPHANT_ATTACKERS`], the elephant's point).
 #[derive(Clone, Copy, Debug)]
 pub struct ElephantStep {
+    /// The two points passed, which must be empty.
     pub blocks: [u8; 2],
+    /// The target point (or the elephant's, for attackers).
     pub to: u8,
 }
 
 /// Up to eight elephant moves from (or onto) one point.
 #[derive(Clone, Copy, Debug)]
 pub struct ElephantSteps {
+    /// How many steps are listed.
     pub len: u8,
+    /// The steps; the first `len` count.
     pub list: [ElephantStep; 8],
 }
 
@@ -185,6 +192,7 @@ impl ElephantSteps {
         self
     }
 
+    /// The listed steps.
     #[inline(always)]
     pub fn as_slice(&self) -> &[ElephantStep] {
         &self.list[..self.len as usize]

@@ -10,6 +10,7 @@ use super::geometry::{Point, PointError};
 pub struct Move(u16);
 
 impl Move {
+    /// The move from `from` to `to`.
     #[inline(always)]
     pub const fn new(from: Point, to: Point) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 8)
@@ -20,18 +21,20 @@ impl Move {
         Move(from as u16 | (to as u16) << 8)
     }
 
+    /// The point the piece leaves.
     #[inline(always)]
     pub const fn from(self) -> Point {
         Point::from_index_unchecked((self.0 & 0xff) as usize)
     }
 
+    /// The point the piece reaches.
     #[inline(always)]
     pub const fn to(self) -> Point {
         Point::from_index_unchecked((self.0 >> 8) as usize)
     }
 
     /// Reads `Rh3-Re3`, `Rh3xRe3` or `Rh3Re3` (letters of either case). Whether an
-    /// `x` really captures is for the position to say ([`Position::parse_move`]).
+    /// `x` really captures is for the position to say ([`super::Position::parse_move`]).
     pub fn parse(text: &str) -> Result<Move, MoveTextError> {
         let s = text.trim();
         // Byte offset of the `n`-th character: slicing there is always on a boundary.
@@ -75,12 +78,17 @@ impl std::str::FromStr for Move {
 pub enum MoveTextError {
     /// A move is two point names, optionally joined by `-` or `x` (6 or 7 characters).
     Length {
+        /// The text's length in characters.
         len: usize,
     },
+    /// The points are joined by something other than `-` or `x`.
     Separator {
+        /// The character between the points.
         found: char,
     },
+    /// The first point name is not a point.
     From(PointError),
+    /// The second point name is not a point.
     To(PointError),
     /// Both points are the same; there is no pass.
     SamePoint,

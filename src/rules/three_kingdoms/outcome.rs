@@ -22,10 +22,13 @@ pub const REPETITIONS: usize = 3;
 /// The result of a game as it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
+    /// The game goes on.
     Ongoing,
+    /// This kingdom won alone.
     Win(Kingdom),
     /// Two kingdoms share the victory (the third resigned, timed out or left).
     SharedWin(Kingdom, Kingdom),
+    /// A draw.
     Draw,
 }
 
@@ -38,12 +41,16 @@ pub enum Termination {
     Repetition,
     /// 180 plies without a capture or a defeat.
     QuietPlyLimit,
+    /// A kingdom resigned.
     Resignation,
+    /// A kingdom ran out of time.
     Timeout,
+    /// A kingdom left the table.
     Left,
 }
 
 impl Termination {
+    /// The termination in words.
     pub const fn name(self) -> &'static str {
         match self {
             Termination::LastGeneral => "last general",
@@ -59,12 +66,16 @@ impl Termination {
 /// Something that happens off the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventKind {
+    /// This kingdom resigns.
     Resign(Kingdom),
+    /// This kingdom runs out of time.
     Timeout(Kingdom),
+    /// This kingdom leaves the table.
     Leave(Kingdom),
 }
 
 impl EventKind {
+    /// The kingdom the event is about.
     pub const fn kingdom(self) -> Kingdom {
         match self {
             EventKind::Resign(k) | EventKind::Timeout(k) | EventKind::Leave(k) => k,
@@ -72,8 +83,10 @@ impl EventKind {
     }
 }
 
+/// An event off the board and when it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Event {
+    /// What happened.
     pub kind: EventKind,
     /// The event happened after this many plies of the record.
     pub ply: usize,
@@ -91,8 +104,11 @@ pub enum DefeatCause {
 /// A kingdom defeated on the board, and who took its army.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Defeat {
+    /// The defeated kingdom.
     pub kingdom: Kingdom,
+    /// The kingdom that took its army.
     pub taken_by: Kingdom,
+    /// How it was defeated.
     pub cause: DefeatCause,
     /// After this many plies of the record.
     pub ply: usize,
@@ -101,11 +117,13 @@ pub struct Defeat {
 /// One ply of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ply {
+    /// The move played.
     pub mv: Move,
     /// The kingdom that played it.
     pub mover: Kingdom,
     /// Key of the position after the move (and the defeats it brought).
     pub key_after: u64,
+    /// What taking the move back needs.
     pub undo: Undo,
 }
 
@@ -118,18 +136,22 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game from `start`, no move played.
     pub fn new(start: Position) -> Game {
         Game { position: start.clone(), start, plies: Vec::new() }
     }
 
+    /// The start position.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The position after the last ply.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The plies played, in order.
     pub fn plies(&self) -> &[Ply] {
         &self.plies
     }
@@ -219,6 +241,7 @@ impl Game {
 /// A decided (or undecided) game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ruling {
+    /// The result.
     pub result: GameResult,
     /// What ended the game; `None` while it goes on.
     pub termination: Option<Termination>,
@@ -230,6 +253,7 @@ pub struct Ruling {
     pub defeats: Vec<Defeat>,
     /// Moves of the record played after the game had ended.
     pub moves_after_end: usize,
+    /// The ruling in words.
     pub explanation: String,
 }
 
@@ -237,9 +261,19 @@ pub struct Ruling {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AdjudicationError {
     /// Move `ply` (1-based) is not legal where it was played.
-    IllegalMove { ply: usize, mv: Move },
+    IllegalMove {
+        /// The move's ply, from 1.
+        ply: usize,
+        /// The move.
+        mv: Move,
+    },
     /// Event `index` happens after ply `ply`, but the record has fewer plies.
-    EventAfterRecord { index: usize, ply: usize },
+    EventAfterRecord {
+        /// The event's index, from 0.
+        index: usize,
+        /// The ply it is said to follow.
+        ply: usize,
+    },
 }
 
 impl fmt::Display for AdjudicationError {

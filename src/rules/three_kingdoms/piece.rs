@@ -9,17 +9,26 @@ use super::geometry::Kingdom;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Kind {
+    /// The general.
     General = 0,
+    /// The advisor.
     Advisor = 1,
+    /// The elephant.
     Elephant = 2,
+    /// The horse.
     Horse = 3,
+    /// The chariot.
     Chariot = 4,
+    /// The cannon.
     Cannon = 5,
+    /// The soldier.
     Soldier = 6,
+    /// The flag bearer (in the variant with flag bearers).
     FlagBearer = 7,
 }
 
 impl Kind {
+    /// Every kind, in index order.
     pub const ALL: [Kind; 8] = [
         Kind::General,
         Kind::Advisor,
@@ -31,6 +40,7 @@ impl Kind {
         Kind::FlagBearer,
     ];
 
+    /// 0 (general) to 7 (flag bearer): an index into per-kind arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -66,6 +76,7 @@ impl Kind {
         }
     }
 
+    /// The kind's English name.
     pub const fn name(self) -> &'static str {
         match self {
             Kind::General => "general",
@@ -95,11 +106,13 @@ impl Kind {
 pub struct Piece(u8);
 
 impl Piece {
+    /// The piece of `kind` that starts in `origin`.
     #[inline(always)]
     pub const fn new(kind: Kind, origin: Kingdom) -> Piece {
         Piece(1 + origin as u8 * 8 + kind as u8)
     }
 
+    /// Its kind.
     #[inline(always)]
     pub const fn kind(self) -> Kind {
         Kind::ALL[((self.0 - 1) & 7) as usize]

@@ -67,6 +67,7 @@ impl Position {
         self.controller(piece.origin())
     }
 
+    /// The kingdom to move.
     #[inline(always)]
     pub fn side_to_move(&self) -> Kingdom {
         self.side
@@ -99,6 +100,7 @@ impl Position {
         (p != NO_POINT).then(|| Point::from_index_unchecked(p as usize))
     }
 
+    /// Is the game played with flag bearers?
     pub fn flag_bearers(&self) -> bool {
         self.flag_bearers
     }
@@ -108,6 +110,7 @@ impl Position {
         self.quiet_plies
     }
 
+    /// The move number, from 1, growing each time the turn passes Shu's seat.
     pub fn move_number(&self) -> u32 {
         self.move_number
     }

@@ -11,7 +11,9 @@ use super::position::Position;
 /// It becomes a [`Position`] only through [`Position::from_setup`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The piece on each point, by point index.
     pub board: [Option<Piece>; Point::COUNT],
+    /// The kingdom to move.
     pub side_to_move: Kingdom,
     /// `controllers[k]` controls the pieces that started in kingdom `k`: `k` itself
     /// while it is in play, the kingdom that took its army once it is defeated.
@@ -56,25 +58,70 @@ impl Setup {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// A defeated kingdom's army is given to a kingdom that is itself defeated.
-    ControllerDefeated { army: Kingdom, controller: Kingdom },
+    ControllerDefeated {
+        /// The army's original kingdom.
+        army: Kingdom,
+        /// The defeated kingdom it is given to.
+        controller: Kingdom,
+    },
     /// The side to move is a defeated kingdom.
-    SideToMoveDefeated { kingdom: Kingdom },
+    SideToMoveDefeated {
+        /// The side to move.
+        kingdom: Kingdom,
+    },
     /// A kingdom in play needs exactly one general, a defeated one has none.
-    GeneralCount { kingdom: Kingdom, count: u32, defeated: bool },
+    GeneralCount {
+        /// The kingdom.
+        kingdom: Kingdom,
+        /// Its generals on the board.
+        count: u32,
+        /// Is it defeated?
+        defeated: bool,
+    },
     /// More pieces of a kind than an army starts with.
-    TooManyPieces { piece: Piece, count: u32, max: u32 },
+    TooManyPieces {
+        /// The piece.
+        piece: Piece,
+        /// How many stand on the board.
+        count: u32,
+        /// How many an army starts with.
+        max: u32,
+    },
     /// A flag bearer on the board while flag bearers are not in play.
-    FlagBearerOff { point: Point },
+    FlagBearerOff {
+        /// Its point.
+        point: Point,
+    },
     /// A general or an advisor outside its own palace.
-    OutsidePalace { piece: Piece, point: Point },
+    OutsidePalace {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        point: Point,
+    },
     /// An elephant outside its own half.
-    OutsideHalf { piece: Piece, point: Point },
+    OutsideHalf {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        point: Point,
+    },
     /// A piece on a point it can never reach (an advisor off the palace diagonals, an
     /// elephant off its seven points, a soldier behind its start or beside it before it
     /// crossed).
-    UnreachablePoint { piece: Piece, point: Point },
+    UnreachablePoint {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        point: Point,
+    },
     /// The kingdom that moved last left its general attacked or facing a rival general.
-    LastMoverInCheck { kingdom: Kingdom, attackers: Vec<Point> },
+    LastMoverInCheck {
+        /// The kingdom that moved last.
+        kingdom: Kingdom,
+        /// The points of the rival pieces that attack or face its general.
+        attackers: Vec<Point>,
+    },
 }
 
 impl fmt::Display for PositionError {

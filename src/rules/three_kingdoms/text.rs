@@ -65,56 +65,77 @@ pub const MAX_LEN: usize = 1024;
 /// Why a text is not a position text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TextError {
+    /// No text.
     Empty,
+    /// Longer than [`MAX_LEN`] bytes.
     TooLong {
+        /// The text's length in bytes.
         len: usize,
     },
     /// Not eight fields.
     FieldCount {
+        /// How many fields it has.
         found: usize,
     },
     /// A half does not have five ranks.
     RankCount {
+        /// The half (by its kingdom).
         half: Kingdom,
+        /// How many ranks it has.
         found: usize,
     },
     /// A rank describes more than nine points.
     RankTooLong {
+        /// The half (by its kingdom).
         half: Kingdom,
+        /// The rank, from 1 in the half's own frame.
         rank: u8,
     },
     /// A rank describes fewer than nine points.
     RankTooShort {
+        /// The half (by its kingdom).
         half: Kingdom,
+        /// The rank, from 1 in the half's own frame.
         rank: u8,
+        /// How many points it describes.
         points: u8,
     },
     /// A character that is no kind letter, kingdom prefix or digit 1-9.
     UnknownLetter {
+        /// The character.
         letter: char,
+        /// The half (by its kingdom).
         half: Kingdom,
+        /// The rank, from 1 in the half's own frame.
         rank: u8,
     },
     /// A kingdom prefix not followed by a kind letter.
     DanglingPrefix {
+        /// The half (by its kingdom).
         half: Kingdom,
+        /// The rank, from 1 in the half's own frame.
         rank: u8,
     },
     /// The side to move is not `R`, `G` or `B`.
     SideToMove {
+        /// The field as given.
         token: String,
     },
     /// The controllers field is not three kingdom letters.
     Controllers {
+        /// The field as given.
         token: String,
     },
     /// The flag bearer field is not `F` or `-`.
     FlagBearers {
+        /// The field as given.
         token: String,
     },
     /// A counter is not a number.
     Counter {
+        /// Which counter.
         field: &'static str,
+        /// The field as given.
         token: String,
     },
 }
@@ -151,7 +172,9 @@ impl std::error::Error for TextError {}
 /// Why a text is not a Three Kingdoms position: bad text, or a bad position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseError {
+    /// The text is not a position text.
     Text(TextError),
+    /// The text describes a position the rules reject.
     Position(PositionError),
 }
 
@@ -358,9 +381,11 @@ impl Position {
 /// Why a move text is not a legal move of a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
+    /// The text is not a move in point names.
     Text(MoveTextError),
     /// Written as a capture (`x`) onto an empty point.
     NotACapture(Move),
+    /// The move is not legal here.
     Illegal(Move),
 }
 

@@ -82,6 +82,7 @@ pub enum RuleSet {
 }
 
 impl RuleSet {
+    /// The rule set's name, as the API's enum writes it (`ASIAN_V1`, ...).
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::SimplifiedV1 => "SIMPLIFIED_V1",
@@ -123,7 +124,9 @@ pub enum Warning {
 pub struct IllegalRecord {
     /// 0-based index of the illegal move in the record.
     pub index: usize,
+    /// The illegal move.
     pub mv: Move,
+    /// The first rule it breaks.
     pub reason: IllegalReason,
 }
 

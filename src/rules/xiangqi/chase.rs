@@ -88,9 +88,13 @@ pub enum ThreatRule {
 /// One capture threat: the piece on `chaser` could take the piece on `chased`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Threat {
+    /// Where the chasing piece stands after the ply.
     pub chaser: Square,
+    /// The chasing piece's kind.
     pub chaser_kind: PieceKind,
+    /// Where the chased piece stands.
     pub chased: Square,
+    /// The chased piece's kind.
     pub chased_kind: PieceKind,
 }
 

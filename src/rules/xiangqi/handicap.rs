@@ -43,6 +43,7 @@ use crate::rules::types::{Color, Move, PieceKind, Square};
 /// A point whose piece may not be captured while it has not moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Protected {
+    /// The protected piece's point.
     pub square: Square,
     /// The capture is allowed when it gives check.
     pub unless_check: bool,
@@ -144,14 +145,25 @@ impl Handicap {
 /// The named start positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
+    /// The initial position, no handicap.
     Standard,
+    /// Red makes two moves in a row at the start.
     TwoMoves,
+    /// Red makes three moves in a row, none across the river.
     ThreeMoves,
+    /// Red makes four moves in a row, none across the river or onto its own bank but
+    /// a pawn's.
     FourMoves,
+    /// Red plays without its horse on h0.
     OneHorse,
+    /// Red plays without its horse on h0, and Black moves first.
     HorseAndMove,
+    /// Red plays without its horses (b0, h0); its unmoved central pawn is protected.
     TwoHorses,
+    /// Red plays without its left chariot (a0); its unmoved left pawn, horse and cannon
+    /// are protected.
     OneChariot,
+    /// Red plays without its advisors, elephants and pawns (nine pieces).
     NinePieces,
 }
 
@@ -170,6 +182,7 @@ pub enum Preset {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NamedStart {
+    /// A preset start.
     Preset(Preset),
     /// The odds of this many moves, more than four.
     Moves(u32),
@@ -224,6 +237,7 @@ impl NamedStart {
 }
 
 impl Preset {
+    /// Every preset, the standard start first.
     pub const ALL: [Preset; 9] = [
         Preset::Standard,
         Preset::TwoMoves,

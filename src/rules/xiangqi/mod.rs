@@ -51,6 +51,7 @@ pub struct Position {
 /// the position exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
+    /// The piece the move took.
     pub captured: Option<Piece>,
     halfmove_clock: u32,
     /// Restored as it was, since the count stops at `u32::MAX` rather than wrap.
@@ -61,21 +62,54 @@ pub struct Undo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
     /// A side has no general, or more than one.
-    GeneralCount { color: Color, count: u32 },
+    GeneralCount {
+        /// The side.
+        color: Color,
+        /// Its generals.
+        count: u32,
+    },
     /// More pieces of a kind than a side starts with.
-    TooManyPieces { piece: Piece, count: u32, max: u32 },
+    TooManyPieces {
+        /// The piece.
+        piece: Piece,
+        /// How many stand on the board.
+        count: u32,
+        /// How many a side starts with.
+        max: u32,
+    },
     /// A general or an advisor outside its palace.
-    OutsidePalace { piece: Piece, square: Square },
+    OutsidePalace {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        square: Square,
+    },
     /// An elephant across the river.
-    ElephantAcrossRiver { piece: Piece, square: Square },
+    ElephantAcrossRiver {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        square: Square,
+    },
     /// A piece on a point it can never reach from its start (an advisor off the palace
     /// diagonals, an elephant off its seven points, a pawn behind its start or beside it
     /// before the river).
-    UnreachablePoint { piece: Piece, square: Square },
+    UnreachablePoint {
+        /// The piece.
+        piece: Piece,
+        /// Its point.
+        square: Square,
+    },
     /// The side that is not to move is in check: the mover could take the general.
-    OpponentInCheck { checkers: Vec<Square> },
+    OpponentInCheck {
+        /// The points of the pieces that give check.
+        checkers: Vec<Square>,
+    },
     /// The generals face each other on an open file.
-    GeneralsFacing { file: u8 },
+    GeneralsFacing {
+        /// The file (0-8 from Red's left).
+        file: u8,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -207,20 +241,24 @@ impl Position {
         }
     }
 
+    /// The pieces.
     #[inline(always)]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The side to move.
     #[inline(always)]
     pub fn turn(&self) -> Color {
         self.turn
     }
 
+    /// Plies since the last capture, as FEN counts them.
     pub fn halfmove_clock(&self) -> u32 {
         self.halfmove_clock
     }
 
+    /// The move number, from 1, growing after Black's move.
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove_number
     }

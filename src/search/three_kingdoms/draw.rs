@@ -14,6 +14,7 @@ use crate::search::tt::TranspositionTable;
 /// The answer to a draw offer, and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawVerdict {
+    /// Accept or decline.
     pub answer: DrawAnswer,
     /// The kingdom to move's score less its strongest rival's, in centipawns, or beyond
     /// [`WIN_BOUND`] when the game is decided (a win for the kingdom to move, or a loss

@@ -50,8 +50,10 @@ pub enum Kingdom {
 }
 
 impl Kingdom {
+    /// The three kingdoms, in turn order.
     pub const ALL: [Kingdom; 3] = [Kingdom::Shu, Kingdom::Wu, Kingdom::Wei];
 
+    /// 0 (Shu), 1 (Wu) or 2 (Wei): an index into per-kingdom arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -94,6 +96,7 @@ impl Kingdom {
         }
     }
 
+    /// The kingdom's name (`Shu`, `Wu`, `Wei`).
     pub const fn name(self) -> &'static str {
         match self {
             Kingdom::Shu => "Shu",
@@ -115,6 +118,7 @@ impl fmt::Display for Kingdom {
 pub struct Point(u8);
 
 impl Point {
+    /// The number of points.
     pub const COUNT: usize = 135;
 
     /// The point on `file` (0..9) and `rank` (1..=5) of `kingdom`'s half; checked in
@@ -137,6 +141,7 @@ impl Point {
         Point(index as u8)
     }
 
+    /// The point's index, 0..135.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -221,13 +226,25 @@ impl std::str::FromStr for Point {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PointError {
     /// A point name has three characters (`Re1`); this one has `len`.
-    Length { len: usize },
+    Length {
+        /// The text's length in characters.
+        len: usize,
+    },
     /// The first character is not `R`, `G` or `B`.
-    Kingdom { letter: char },
+    Kingdom {
+        /// The character.
+        letter: char,
+    },
     /// The second character is not a file `a`..`i`.
-    File { letter: char },
+    File {
+        /// The character.
+        letter: char,
+    },
     /// The third character is not a rank `1`..`5`.
-    Rank { letter: char },
+    Rank {
+        /// The character.
+        letter: char,
+    },
 }
 
 impl fmt::Display for PointError {

@@ -45,16 +45,19 @@ impl<T: Copy + Default + PartialEq, const N: usize> Steps<T, N> {
         }
     }
 
+    /// The listed items.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len as usize]
     }
 
+    /// How many items are listed.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// Is nothing listed?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
@@ -76,11 +79,13 @@ impl Ray {
     /// The longest line from a point: four points to the bank and five beyond it.
     pub const MAX: usize = 9;
 
+    /// The points of the ray, nearest first.
     #[inline(always)]
     pub fn points(&self) -> &[Point] {
         &self.points[..self.len as usize]
     }
 
+    /// How many leading points an earlier ray of the same point already covers.
     #[inline(always)]
     pub fn skip(&self) -> usize {
         self.skip as usize
@@ -90,15 +95,20 @@ impl Ray {
 /// A horse or elephant step: the point that must be empty, and the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Leap {
+    /// The point that must be empty (a horse's leg, an elephant's eye).
     pub block: Point,
+    /// The target.
     pub to: Point,
 }
 
 /// A flag bearer's step: the two straight points that must be empty, and the target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct LongLeap {
+    /// The first straight point, which must be empty.
     pub first: Point,
+    /// The second straight point, which must be empty.
     pub second: Point,
+    /// The target.
     pub to: Point,
 }
 
