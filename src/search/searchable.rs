@@ -24,6 +24,12 @@ pub trait Searchable: Clone + Send + Sync {
 
     fn legal_moves(&self, list: &mut MoveList);
     fn legal_captures(&self, list: &mut MoveList);
+    /// Is `m` legal here? (The table's move is checked before any move is generated.)
+    fn is_legal(&self, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(m)
+    }
     fn play(&mut self, m: Move) -> Self::Undo;
     fn unplay(&mut self, m: Move, undo: Self::Undo);
     /// The null move: the other side to move, nothing else changed; again to take back.
@@ -117,6 +123,10 @@ macro_rules! same_named_methods {
         #[inline(always)]
         fn legal_captures(&self, list: &mut MoveList) {
             <$pos>::legal_captures(self, list)
+        }
+        #[inline(always)]
+        fn is_legal(&self, m: Move) -> bool {
+            <$pos>::is_legal(self, m)
         }
         #[inline(always)]
         fn play(&mut self, m: Move) -> Self::Undo {

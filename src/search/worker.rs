@@ -2,6 +2,7 @@
 //! the position, its histories and its principal variations.
 
 mod alphabeta;
+mod movepick;
 mod ordering;
 
 use std::sync::atomic::Ordering;
