@@ -9,7 +9,7 @@ use chuhe::rules::xiangqi::Game;
 use chuhe::search::three_kingdoms as tk;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, search};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 const POSITIONS: &[&str] = &[
     "startpos",
@@ -23,25 +23,38 @@ const POSITIONS: &[&str] = &[
 /// pruning keeps the trees small: about 10^5-10^6 nodes in all).
 const DEPTH: u32 = 13;
 
-fn run_all() -> u64 {
+fn run_all(tables: &[TranspositionTable]) -> u64 {
     let mut nodes = 0;
-    for f in POSITIONS {
+    for (f, tt) in POSITIONS.iter().zip(tables) {
         let game = Game::new(fen::xiangqi(f).expect("valid FEN"));
-        let tt = TranspositionTable::new(16);
         let params = Params { limits: Limits { depth: Some(DEPTH), ..Limits::default() }, ..Params::default() };
-        nodes += search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
+        nodes += search(&game, &params, tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
     }
     nodes
 }
 
+/// A fresh 16 MiB table for each position: made before the timing starts, as a
+/// session makes its table once (filling it with zeros is no part of a search).
+fn fresh_tables(positions: usize) -> Vec<TranspositionTable> {
+    (0..positions).map(|_| TranspositionTable::new(16)).collect()
+}
+
 /// Times `run` in the group `group`. The node count is fixed (one thread, fresh
 /// tables): it is reported as throughput.
-fn nodes_per_second(c: &mut Criterion, group: &str, depth: u32, positions: usize, run: fn() -> u64) {
-    let nodes = run();
+fn nodes_per_second(
+    c: &mut Criterion,
+    group: &str,
+    depth: u32,
+    positions: usize,
+    run: fn(&[TranspositionTable]) -> u64,
+) {
+    let nodes = run(&fresh_tables(positions));
     let mut group = c.benchmark_group(group);
     group.sample_size(10);
     group.throughput(Throughput::Elements(nodes));
-    group.bench_function(format!("depth {depth}, {positions} positions, {nodes} nodes"), |b| b.iter(run));
+    group.bench_function(format!("depth {depth}, {positions} positions, {nodes} nodes"), |b| {
+        b.iter_batched_ref(|| fresh_tables(positions), |tables| run(tables), BatchSize::PerIteration)
+    });
     group.finish();
 }
 
@@ -61,15 +74,14 @@ const THREE_KINGDOMS: &[&str] = &[
 
 const THREE_KINGDOMS_DEPTH: u32 = 5;
 
-fn run_three_kingdoms() -> u64 {
+fn run_three_kingdoms(tables: &[TranspositionTable]) -> u64 {
     let mut nodes = 0;
-    for text in THREE_KINGDOMS {
+    for (text, tt) in THREE_KINGDOMS.iter().zip(tables) {
         let pos = three_kingdoms::Position::from_text(text).expect("valid position text");
         let game = three_kingdoms::outcome::Game::new(pos);
-        let tt = TranspositionTable::new(16);
         let limits = tk::Limits { depth: Some(THREE_KINGDOMS_DEPTH), ..Default::default() };
         let params = tk::Params { limits, ..tk::Params::default() };
-        nodes += tk::search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
+        nodes += tk::search(&game, &params, tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
     }
     nodes
 }

@@ -91,6 +91,10 @@ enum Command {
         /// load (each engine must search with one thread).
         #[arg(long)]
         nodes: Option<u64>,
+        /// A clock instead of a time per move: `SECONDS+INCREMENT` for each engine
+        /// (`10+0.1`); an engine whose time runs out loses.
+        #[arg(long, conflicts_with = "nodes")]
+        tc: Option<String>,
         /// Opening book: one line of ICCS moves per opening.
         #[arg(long, default_value = "tests/data/openings.txt")]
         openings: std::path::PathBuf,
@@ -170,6 +174,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             games,
             movetime,
             nodes,
+            tc,
             openings,
             max_plies,
             ranks_a,
@@ -178,7 +183,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
             pgn,
         } => {
             use chuhe::selfplay::Budget;
-            let budget = nodes.map_or(Budget::Movetime(movetime), Budget::Nodes);
+            let budget = match (nodes, tc) {
+                (Some(n), _) => Budget::Nodes(n),
+                (None, Some(text)) => Budget::parse_clock(&text)
+                    .ok_or_else(|| Failure::Message(format!("--tc {text:?}: SECONDS or SECONDS+INCREMENT")))?,
+                (None, None) => Budget::Movetime(movetime),
+            };
             let settings = MatchSettings { games, budget, openings, max_plies, sprt, pgn };
             run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }

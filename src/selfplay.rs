@@ -8,6 +8,10 @@
 //!     --games 200 --nodes 30000 --sprt 0,10
 //! ```
 //!
+//! With `--tc 10+0.1` each engine has a clock instead (10 s for the game, 0.1 s more
+//! after each move, sent as `go wtime btime winc binc`); the runner times each answer
+//! and an engine whose clock runs out loses on time.
+//!
 //! Each engine may write its ranks 0-9 (ICCS, as chuhe does) or 1-10 (as
 //! Fairy-Stockfish does, `--ranks-b 1`); the runner converts both ways. An engine that
 //! offers the `UCI_Variant` option is told `xiangqi`. The score is given with an Elo
@@ -17,6 +21,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move, Square};
@@ -180,8 +185,20 @@ impl Engine {
         self.wait_for("readyok").map(|_| ())
     }
 
-    /// Asks for a move in the game's position; its text in ICCS (ranks from 0).
+    /// Asks for a move in the game's position; its text in ICCS (ranks from 0). A
+    /// clock budget is sent as it stands at the start of a game (see
+    /// [`Engine::best_move_with`] for a running clock).
     pub fn best_move(&mut self, start_fen: &str, moves: &[Move], budget: Budget) -> Result<String, String> {
+        let go = match budget {
+            Budget::Movetime(ms) => format!("go movetime {ms}"),
+            Budget::Nodes(n) => format!("go nodes {n}"),
+            Budget::Clock { base_ms, increment_ms } => GameClock::new(base_ms, increment_ms).go_command(),
+        };
+        self.best_move_with(start_fen, moves, &go)
+    }
+
+    /// Asks for a move with this `go` command.
+    pub fn best_move_with(&mut self, start_fen: &str, moves: &[Move], go: &str) -> Result<String, String> {
         let list: Vec<String> = moves.iter().map(|&m| self.ranks.write(m)).collect();
         let position = if list.is_empty() {
             format!("position fen {start_fen}")
@@ -189,10 +206,7 @@ impl Engine {
             format!("position fen {start_fen} moves {}", list.join(" "))
         };
         self.send(&position)?;
-        self.send(&match budget {
-            Budget::Movetime(ms) => format!("go movetime {ms}"),
-            Budget::Nodes(n) => format!("go nodes {n}"),
-        })?;
+        self.send(go)?;
         let line = self.wait_for("bestmove")?;
         let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
         Ok(self.ranks.read(&text).map_or(text, |m| m.to_string()))
@@ -214,6 +228,62 @@ pub enum Budget {
     /// Nodes: the same games on a loaded machine as on an idle one (one search thread),
     /// though a change that slows the search down is not charged for it.
     Nodes(u64),
+    /// A clock for the game: this many milliseconds each, and this many more after
+    /// each move. An engine whose clock runs out loses.
+    Clock { base_ms: u64, increment_ms: u64 },
+}
+
+impl Budget {
+    /// A clock from `SECONDS+INCREMENT` (both in seconds, `10+0.1`), or `SECONDS`.
+    pub fn parse_clock(text: &str) -> Option<Budget> {
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let ms = |s: &str| -> Option<u64> {
+            let v: f64 = s.trim().parse().ok()?;
+            (0.0..1e9).contains(&v).then(|| (v * 1000.0).round() as u64)
+        };
+        Some(Budget::Clock { base_ms: ms(base)?, increment_ms: ms(inc)? })
+    }
+}
+
+/// Both sides' clocks in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameClock {
+    /// Time left, by colour (Red first).
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl GameClock {
+    pub fn new(base_ms: u64, increment_ms: u64) -> GameClock {
+        GameClock { left: [Duration::from_millis(base_ms); 2], increment: Duration::from_millis(increment_ms) }
+    }
+
+    /// Time left for `color`.
+    pub fn left(&self, color: Color) -> Duration {
+        self.left[color.index()]
+    }
+
+    /// The UCI `go` command for the side to move (Red's time is `wtime`).
+    pub fn go_command(&self) -> String {
+        let inc = self.increment.as_millis();
+        format!("go wtime {} btime {} winc {inc} binc {inc}", self.left[0].as_millis(), self.left[1].as_millis())
+    }
+
+    /// Charges `color` for a move that took `elapsed`: false if its time ran out
+    /// (the clock is then left at zero), else the increment is added.
+    pub fn charge(&mut self, color: Color, elapsed: Duration) -> bool {
+        let left = &mut self.left[color.index()];
+        match left.checked_sub(elapsed) {
+            Some(rest) => {
+                *left = rest + self.increment;
+                true
+            }
+            None => {
+                *left = Duration::ZERO;
+                false
+            }
+        }
+    }
 }
 
 /// Result of one game from engine A's view.
@@ -311,6 +381,10 @@ pub fn play_game_recorded(
     }
     a.new_game()?;
     b.new_game()?;
+    let mut clock = match budget {
+        Budget::Clock { base_ms, increment_ms } => Some(GameClock::new(base_ms, increment_ms)),
+        _ => None,
+    };
     loop {
         let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
         if let Some((verdict, reason)) = referee(&game, a_plays_red, max_plies) {
@@ -318,7 +392,22 @@ pub fn play_game_recorded(
         }
         let mover = game.position().turn();
         let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
-        let text = engine.best_move(START_FEN, &moves, budget)?;
+        let text = match &mut clock {
+            None => engine.best_move(START_FEN, &moves, budget)?,
+            Some(clock) => {
+                let started = Instant::now();
+                let text = engine.best_move_with(START_FEN, &moves, &clock.go_command())?;
+                if !clock.charge(mover, started.elapsed()) {
+                    return Ok((
+                        verdict_for(mover.other(), a_plays_red),
+                        game.plies().len(),
+                        format!("{} lost on time", mover.name()),
+                        moves,
+                    ));
+                }
+                text
+            }
+        };
         match Move::parse_iccs(&text).filter(|m| game.position().is_legal(*m)) {
             Some(m) => {
                 game.play_unchecked(m);
@@ -466,6 +555,25 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks_read_and_run() {
+        assert_eq!(Budget::parse_clock("10+0.1"), Some(Budget::Clock { base_ms: 10_000, increment_ms: 100 }));
+        assert_eq!(Budget::parse_clock("0.5"), Some(Budget::Clock { base_ms: 500, increment_ms: 0 }));
+        for bad in ["", "x", "10+", "-1+0", "1+-1", "inf"] {
+            assert_eq!(Budget::parse_clock(bad), None, "{bad}");
+        }
+        let mut clock = GameClock::new(1_000, 100);
+        assert_eq!(clock.go_command(), "go wtime 1000 btime 1000 winc 100 binc 100");
+        // Red spends 300 ms and gets the increment; Black's clock does not move.
+        assert!(clock.charge(Color::Red, Duration::from_millis(300)));
+        assert_eq!(clock.go_command(), "go wtime 800 btime 1000 winc 100 binc 100");
+        // Exactly the time left is still in time; a moment more is not.
+        assert!(clock.charge(Color::Black, Duration::from_millis(1_000)));
+        assert_eq!(clock.left(Color::Black), Duration::from_millis(100));
+        assert!(!clock.charge(Color::Red, Duration::from_millis(801)));
+        assert_eq!(clock.left(Color::Red), Duration::ZERO);
+    }
 
     #[test]
     fn ranks_convert_both_ways() {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use crate::engine::{Engine, EngineConfig, Running};
 use crate::game::{AnyGame, RuleSet, Variant};
 use crate::rules::types::Color;
+use crate::search::time::Clock;
 use crate::search::{self, Limits, Params, Score};
 
 struct Session {
@@ -202,15 +203,17 @@ fn go_params(words: &[&str], turn: Color, threads: usize) -> Params {
     let num = |key: &str| -> Option<u64> {
         words.iter().position(|w| *w == key).and_then(|i| words.get(i + 1)?.parse().ok())
     };
-    let mut limits = Limits { depth: num("depth").map(|d| d as u32), nodes: num("nodes"), movetime: None };
+    let mut limits = Limits { depth: num("depth").map(|d| d as u32), nodes: num("nodes"), ..Limits::default() };
     if let Some(ms) = num("movetime") {
         limits.movetime = Some(Duration::from_millis(ms));
     } else if !words.contains(&"infinite") {
         let (time, inc) = if turn == Color::Red { (num("wtime"), num("winc")) } else { (num("btime"), num("binc")) };
         if let Some(t) = time {
-            let moves_to_go = num("movestogo").unwrap_or(30).max(1);
-            let budget = t / moves_to_go + inc.unwrap_or(0) * 3 / 4;
-            limits.movetime = Some(Duration::from_millis(budget.min(t.saturating_sub(50)).max(1)));
+            limits.clock = Some(Clock {
+                time: Duration::from_millis(t),
+                increment: Duration::from_millis(inc.unwrap_or(0)),
+                moves_to_go: num("movestogo").map(|n| n.min(u32::MAX as u64) as u32),
+            });
         }
     }
     Params { limits, threads, ..Params::default() }

@@ -90,7 +90,12 @@ fn job(
 /// The depth and node limits a request asks for (0 is none); its movetime goes to the
 /// budget, which also weighs the server's cap and the client's deadline.
 pub(super) fn search_limits(l: &proto::SearchLimits) -> search::Limits {
-    search::Limits { depth: (l.depth > 0).then_some(l.depth), nodes: (l.nodes > 0).then_some(l.nodes), movetime: None }
+    search::Limits {
+        depth: (l.depth > 0).then_some(l.depth),
+        nodes: (l.nodes > 0).then_some(l.nodes),
+        movetime: None,
+        clock: None,
+    }
 }
 
 /// The job of an Analyze request.

@@ -146,7 +146,7 @@ pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLi
         (n, _) => Some(n),
     };
     let params = Params {
-        limits: search::Limits { depth: None, nodes, movetime },
+        limits: search::Limits { depth: None, nodes, movetime, clock: None },
         multipv: if r.multipv == 0 { DEFAULT_MULTIPV } else { r.multipv } as usize,
         threads: 1,
         search_moves: Vec::new(),

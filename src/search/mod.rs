@@ -25,6 +25,7 @@ pub mod janggi_eval;
 mod searchable;
 pub mod see;
 pub mod three_kingdoms;
+pub mod time;
 pub mod tt;
 mod types;
 mod worker;
@@ -62,10 +63,9 @@ pub fn search<G: SearchGame>(
     let start = Instant::now();
     tt.new_search();
     let movetime_deadline = params.limits.movetime.map(|t| start + t);
-    let deadline = match (deadline, movetime_deadline) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    // On a clock, the hard budget is a deadline; the soft one ends the deepening.
+    let clock_deadline = params.limits.clock.map(|c| start + c.budget().hard);
+    let deadline = [deadline, movetime_deadline, clock_deadline].into_iter().flatten().min();
     // An exact node limit needs one thread counting every node.
     let threads = if params.limits.nodes.is_some() { 1 } else { params.threads.max(1) };
     let shared = Shared {

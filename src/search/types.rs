@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::time::Clock;
 use crate::rules::types::Move;
 
 /// Score of being mated at the root; mate in `n` plies scores `MATE - n`.
@@ -47,6 +48,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop after this long.
     pub movetime: Option<Duration>,
+    /// A game clock: the search spends what [`Clock::budget`] gives, more or less as
+    /// the position needs (see [`super::time`]).
+    pub clock: Option<Clock>,
 }
 
 /// What to search: the limits, the lines to report and the root moves to consider.

@@ -2,11 +2,13 @@
 //! the position, its histories and its principal variations.
 
 mod alphabeta;
+mod movepick;
 mod ordering;
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::time::Pacer;
 use super::types::{INFINITY, MATE, MATE_BOUND, MAX_PLY, RULED_WIN, clamp16, from_tt, internal, to_tt};
 use super::{Line, Outcome, Params, Report, Score, SearchGame, Searchable, Shared, StopReason};
 use crate::rules::repetition::CyclePly;
@@ -159,6 +161,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             let report = self.report(0, start, vec![Line { score: Score::from_internal(score), pv: vec![] }]);
             return Outcome { best: None, ponder: None, report, stop_reason: StopReason::NoLegalMoves };
         }
+        let mut pacer = self.params.limits.clock.map(|c| Pacer::new(c.budget()));
         let first_depth = 1 + (self.id % 2) as u32;
         for depth in first_depth..=max_depth {
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
@@ -201,6 +204,16 @@ impl<'a, P: Searchable> Worker<'a, P> {
             if mate_proven && multipv == 1 {
                 reason = StopReason::MateFound;
                 break;
+            }
+            if let Some(pacer) = &mut pacer {
+                let score = best.first().map_or(0, |l| internal(l.score));
+                // One legal move needs no thought on a clock.
+                if self.root_moves.len() == 1
+                    || !pacer.another_depth(best.first().and_then(|l| l.pv.first().copied()), score, start.elapsed())
+                {
+                    reason = StopReason::Time;
+                    break;
+                }
             }
             if let (Some(movetime), Some(_)) = (self.params.limits.movetime, self.shared.deadline) {
                 // Another depth costs several times this one: do not start what cannot end.

@@ -119,3 +119,48 @@ fn a_match_at_fixed_nodes_is_repeatable() {
     assert!(games.iter().all(|g| g.plies > 2), "{first}");
     assert_eq!(first, short_match(&budget));
 }
+
+#[test]
+fn a_match_on_a_clock_runs_to_the_end() {
+    // Two seconds and 50 ms a move each: the engines manage their time and none loses on it.
+    let text = short_match(&["--tc", "2+0.05", "--max-plies", "30"]);
+    let games = check_match(&text, 30);
+    assert!(games.iter().all(|g| !g.reason.contains("on time")), "{text}");
+}
+
+#[test]
+fn an_engine_past_its_time_loses() {
+    // An engine that answers every `go` after 600 ms, on a clock of 250 ms: it loses on
+    // time at its first move, with either colour.
+    let dir = std::env::temp_dir().join(format!("chuhe-slow-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("slow.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             go*) sleep 0.6; echo bestmove a0a1 ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let out = Command::new(exe)
+        .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("sh {}", script.display())])
+        .args(["--games", "2", "--tc", "0.25+0", "--max-plies", "30"])
+        .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")])
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let games = check_match(&text, 30);
+    for g in &games {
+        let slow = if g.a_as == "red" { "black" } else { "red" };
+        assert_eq!((g.verdict.as_str(), g.reason.clone()), ("AWins", format!("{slow} lost on time")), "{text}");
+    }
+}

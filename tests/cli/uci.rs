@@ -140,3 +140,22 @@ fn the_rules_option_reaches_the_search() {
     assert!(out.contains("option name Rules type combo"), "{out}");
     assert!(out.contains("info string Rules: rule set JANGGI_CASUAL_V1 is not a Xiangqi rule set"), "{out}");
 }
+
+#[test]
+fn a_clock_is_kept() {
+    // One second each and no increment: the answer comes well within the clock, and
+    // it is legal.
+    let started = std::time::Instant::now();
+    let out = session(&[("position startpos moves h2e2\ngo wtime 1000 btime 1000\n", "bestmove")]);
+    assert!(started.elapsed() < std::time::Duration::from_millis(1_000), "{out}");
+    let mut pos = chuhe::rules::xiangqi::Position::startpos();
+    pos.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
+    check_search_output(&pos, &out);
+    // Black's time is its own: with 5 ms left (less than the time to answer), it still
+    // answers at once with a legal move.
+    let started = std::time::Instant::now();
+    let out = session(&[("position startpos moves h2e2\ngo wtime 100000 btime 5 winc 0 binc 0\n", "bestmove")]);
+    assert!(started.elapsed() < std::time::Duration::from_millis(1_000), "{out}");
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
+    assert!(pos.is_legal(Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap()), "{out}");
+}

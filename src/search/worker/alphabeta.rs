@@ -1,7 +1,8 @@
 //! The node searches: principal variation search with its pruning, reductions and
 //! extensions, and quiescence.
 
-use super::ordering::{lmp_limit, pick, reduction};
+use super::movepick::{MovePicker, Pick};
+use super::ordering::{lmp_limit, reduction};
 use super::*;
 use crate::rules::types::PieceKind;
 use crate::search::see;
@@ -141,23 +142,13 @@ impl<P: Searchable> Worker<'_, P> {
             depth -= 1;
         }
 
-        let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
-        if ply == 0 {
-            let (roots, skip) = (&self.root_moves, &self.root_skip);
-            let kept: Vec<Move> = list.iter().copied().filter(|m| roots.contains(m) && !skip.contains(m)).collect();
-            list.clear();
-            kept.into_iter().for_each(|m| list.push(m));
-            if list.is_empty() {
-                return -INFINITY;
-            }
-        } else if list.is_empty() {
-            // Checkmate or stalemate: both lose.
-            return -MATE + ply as i32;
-        }
-        let mut scores = [0i32; MoveList::CAPACITY];
-        self.order(&list, &mut scores, tt_move, ply);
+        // The table move, if legal here (and at the root, still to search).
+        let tt_move = tt_move.filter(|&m| {
+            if ply == 0 { self.root_moves.contains(&m) && !self.root_skip.contains(&m) } else { self.pos.is_legal(m) }
+        });
         let counter = self.counter_move(ply);
+        let [k0, k1] = self.killers[ply];
+        let mut picker = MovePicker::new(tt_move, [k0, k1, counter], false, false);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -165,10 +156,7 @@ impl<P: Searchable> Worker<'_, P> {
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut move_count = 0usize;
-        let mut skip_quiets = false;
-        let n = list.len();
-        for i in 0..n {
-            let m = pick(&mut list, &mut scores, i);
+        while let Some((m, pick)) = self.next_move(&mut picker, ply) {
             if Some(m) == excluded {
                 continue;
             }
@@ -177,8 +165,8 @@ impl<P: Searchable> Worker<'_, P> {
             let quiet_history = if capture { 0 } else { self.quiet_history(m, slot, ply) };
             let killer_or_counter = !capture && (self.is_killer(ply, m) || counter == Some(m));
             let lmr_depth = (depth - 1 - reduction(depth, move_count + 1)).max(0);
-            // A capture that loses material by the exchange (ordered after the quiets).
-            let bad_capture = capture && scores[i] < 0;
+            // A capture that loses material by the exchange (tried after the quiets).
+            let bad_capture = pick == Pick::BadCapture;
             if ply > 0 && !in_check && best > -MATE_BOUND {
                 if capture {
                     if bad_capture
@@ -190,11 +178,12 @@ impl<P: Searchable> Worker<'_, P> {
                     }
                 } else if !m.is_pass() {
                     // (A pass may end the game: it is never pruned.)
-                    if !skip_quiets && move_count + 1 > lmp_limit(depth, improving) {
-                        skip_quiets = true;
-                    }
-                    if skip_quiets {
-                        continue;
+                    // Late-move pruning spares checks: a mate hides among them.
+                    if move_count + 1 > lmp_limit(depth, improving) {
+                        picker.skip_quiets = true;
+                        if !self.pos.gives_check(m) {
+                            continue;
+                        }
                     }
                     let futile =
                         lmr_depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha;
@@ -297,6 +286,10 @@ impl<P: Searchable> Worker<'_, P> {
         if move_count == 0 && excluded.is_some() {
             return alpha;
         }
+        if picker.no_legal_move() {
+            // Checkmate or stalemate: both lose. (At the root: no move left to search.)
+            return if ply == 0 { -INFINITY } else { -MATE + ply as i32 };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -345,33 +338,22 @@ impl<P: Searchable> Worker<'_, P> {
         let tt_move = entry.and_then(|e| e.mv);
         let mut best = -INFINITY;
         let mut stand = -INFINITY;
-        let mut list = MoveList::new();
-        if in_check {
-            self.pos.legal_moves(&mut list);
-            if list.is_empty() {
-                return -MATE + ply as i32;
-            }
-        } else {
+        if !in_check {
             stand = entry.map_or_else(|| self.evaluate(), |e| e.eval as i32);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
-            self.pos.legal_captures(&mut list);
         }
-        let mut scores = [0i32; MoveList::CAPACITY];
-        self.order(&list, &mut scores, tt_move, ply);
-        for i in 0..list.len() {
-            let m = pick(&mut list, &mut scores, i);
+        // Out of check: captures only, and those that lose by the exchange pruned.
+        let tt_move = tt_move.filter(|&m| (in_check || self.pos.captured(m).is_some()) && self.pos.is_legal(m));
+        let mut picker = MovePicker::new(tt_move, [None; 3], !in_check, !in_check && QS_PRUNING);
+        while let Some((m, _)) = self.next_move(&mut picker, ply) {
             if !in_check && QS_PRUNING {
                 let victim = self.pos.captured(m).map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
                 // Delta pruning: even the victim and a margin cannot lift alpha.
                 if stand + victim + QS_DELTA <= alpha {
-                    continue;
-                }
-                // A capture that loses material by the exchange.
-                if scores[i] < 0 {
                     continue;
                 }
             }
@@ -394,6 +376,9 @@ impl<P: Searchable> Worker<'_, P> {
                     }
                 }
             }
+        }
+        if in_check && picker.no_legal_move() {
+            return -MATE + ply as i32;
         }
         best
     }

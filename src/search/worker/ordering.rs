@@ -2,6 +2,7 @@
 //! schedules.
 
 use super::*;
+use crate::rules::types::PieceKind;
 
 impl<P: Searchable> Worker<'_, P> {
     pub(super) fn is_killer(&self, ply: usize, m: Move) -> bool {
@@ -90,36 +91,6 @@ impl<P: Searchable> Worker<'_, P> {
             gravity(&mut self.capture_history[p.index()][m.to().index()][v.kind().index()], bonus);
         }
     }
-
-    pub(super) fn order(&self, list: &MoveList, scores: &mut [i32], tt_move: Option<Move>, ply: usize) {
-        let b = self.pos.board();
-        let counter = self.counter_move(ply);
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if Some(m) == tt_move {
-                1 << 28
-            } else if let Some(victim) = self.pos.captured(m) {
-                let attacker = b.piece_at(m.from());
-                let history =
-                    attacker.map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
-                let value = VALUE[victim.kind().index()] * 16 + history / 32;
-                if attacker.is_some_and(|a| VALUE[a.kind().index()] <= VALUE[victim.kind().index()])
-                    || self.pos.see_ge(m, 0)
-                {
-                    (1 << 24) + value
-                } else {
-                    -(1 << 24) + value
-                }
-            } else if self.killers[ply][0] == Some(m) {
-                (1 << 23) + 2
-            } else if self.killers[ply][1] == Some(m) {
-                (1 << 23) + 1
-            } else if counter == Some(m) {
-                1 << 23
-            } else {
-                self.quiet_history(m, self.slot_of(m), ply)
-            };
-        }
-    }
 }
 
 /// The history bonus of a cutoff at `depth`.
@@ -162,17 +133,8 @@ pub(super) fn reduction(depth: i32, count: usize) -> i32 {
 /// Ordering values (MVV-LVA).
 const VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 150];
 
-/// Moves the best-scored remaining move to position `i` and returns it.
+/// The ordering value of a piece kind.
 #[inline]
-pub(super) fn pick(list: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let n = list.len();
-    let mut best = i;
-    for j in i + 1..n {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-    scores.swap(i, best);
-    list.as_slice()[i]
+pub(super) fn capture_value(kind: PieceKind) -> i32 {
+    VALUE[kind.index()]
 }
