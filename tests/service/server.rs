@@ -419,7 +419,9 @@ async fn load_is_shed_with_resource_exhausted() {
 
 #[tokio::test]
 async fn deadline_is_honoured() {
-    // The server's limit (50 ms) cuts a search that asked for twenty seconds.
+    // The server's limit (50 ms) cuts a search that asked for twenty seconds: it answers
+    // with what it found before the deadline (or, on a machine too loaded to answer in
+    // time, the deadline ends the call).
     let server = start(ServerConfig { request_timeout: Duration::from_millis(50), ..Default::default() }).await;
     let mut client = proto::analysis_service_client::AnalysisServiceClient::connect(format!("http://{}", server.addr))
         .await
@@ -432,7 +434,14 @@ async fn deadline_is_honoured() {
             ..Default::default()
         })
         .await;
-    assert_eq!(resp.unwrap_err().code(), Code::DeadlineExceeded);
+    match resp {
+        Ok(answer) => {
+            let answer = answer.into_inner();
+            assert!(!answer.best_move.is_empty(), "{answer:?}");
+            assert_eq!(answer.stop_reason(), proto::StopReason::Deadline);
+        }
+        Err(status) => assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}"),
+    }
     // Far sooner than the search's own budget, with room for a loaded machine.
     assert!(started.elapsed() < Duration::from_millis(5_000), "{:?}", started.elapsed());
     server.shutdown().await;
