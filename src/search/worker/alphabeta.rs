@@ -167,7 +167,10 @@ impl<P: Searchable> Worker<'_, P> {
             let lmr_depth = (depth - 1 - reduction(depth, move_count + 1)).max(0);
             // A capture that loses material by the exchange (tried after the quiets).
             let bad_capture = pick == Pick::BadCapture;
-            if ply > 0 && !in_check && best > -MATE_BOUND {
+            // Once a mate is in hand (alpha is one), no move is pruned: a shorter mate
+            // may start with any move, quiet ones too (a stalemate loses).
+            let seeking_shorter_mate = alpha >= MATE_BOUND;
+            if ply > 0 && !in_check && best > -MATE_BOUND && !seeking_shorter_mate {
                 if capture {
                     if bad_capture
                         && depth <= SEE_PRUNE_DEPTH
