@@ -6,8 +6,6 @@
 //! Errors are the engine's own ([`EngineError`]); each front end says them its way
 //! (RESOURCE_EXHAUSTED over gRPC, a message on the command line).
 
-#![warn(missing_docs)]
-
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};

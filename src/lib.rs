@@ -1,6 +1,8 @@
 //! chuhe (楚河): the rules of Xiangqi, Janggi and Three Kingdoms Xiangqi, adjudication
 //! and analysis, served over gRPC.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod engine;
 pub mod game;

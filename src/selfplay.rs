@@ -35,8 +35,10 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 /// How an engine writes the ranks of a move: from 0 (ICCS) or from 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ranks {
+    /// Ranks 0-9 (ICCS).
     #[default]
     FromZero,
+    /// Ranks 1-10 (as Fairy-Stockfish writes Xiangqi and Janggi moves).
     FromOne,
 }
 
@@ -102,6 +104,7 @@ pub struct EngineConfig {
     pub command: String,
     /// UCI options, `(name, value)`, set after the handshake.
     pub options: Vec<(String, String)>,
+    /// How the engine writes ranks.
     pub ranks: Ranks,
 }
 
@@ -230,7 +233,12 @@ pub enum Budget {
     Nodes(u64),
     /// A clock for the game: this many milliseconds each, and this many more after
     /// each move. An engine whose clock runs out loses.
-    Clock { base_ms: u64, increment_ms: u64 },
+    Clock {
+        /// Each side's time at the start.
+        base_ms: u64,
+        /// Added after each of a side's moves.
+        increment_ms: u64,
+    },
 }
 
 impl Budget {
@@ -254,6 +262,7 @@ pub struct GameClock {
 }
 
 impl GameClock {
+    /// Both sides' clocks at `base_ms`, gaining `increment_ms` after each move.
     pub fn new(base_ms: u64, increment_ms: u64) -> GameClock {
         GameClock { left: [Duration::from_millis(base_ms); 2], increment: Duration::from_millis(increment_ms) }
     }
@@ -289,8 +298,11 @@ impl GameClock {
 /// Result of one game from engine A's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// Engine A won.
     AWins,
+    /// A draw.
     Draw,
+    /// Engine B won.
     BWins,
 }
 
@@ -305,11 +317,17 @@ impl Verdict {
     }
 }
 
+/// One game of a match, as the summary and the records list it.
 pub struct GameRecord {
+    /// The opening's index in the book.
     pub opening: usize,
+    /// Did engine A play Red (Cho in Janggi)?
     pub a_plays_red: bool,
+    /// The result, from A's view.
     pub verdict: Verdict,
+    /// Plies played.
     pub plies: usize,
+    /// How the game ended, in words.
     pub reason: String,
 }
 
@@ -489,13 +507,16 @@ pub fn elo_interval(wins: usize, draws: usize, losses: usize) -> (f64, f64, f64)
 /// alpha = beta = 0.05.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
+    /// The Elo difference of the null hypothesis.
     pub elo0: f64,
+    /// The Elo difference of the alternative.
     pub elo1: f64,
 }
 
 /// What the test says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtState {
+    /// Neither hypothesis yet: play on.
     Continue,
     /// H1 (at least `elo1`) accepted.
     AcceptH1,
@@ -540,6 +561,7 @@ impl Sprt {
         self.llr_of(&[0.0, 0.25, 0.5, 0.75, 1.0], &pairs)
     }
 
+    /// What a log-likelihood ratio of `llr` decides.
     pub fn state(llr: f64) -> SprtState {
         let (lower, upper) = Sprt::bounds();
         if llr >= upper {

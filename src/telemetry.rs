@@ -1,7 +1,5 @@
 //! Metrics (Prometheus text at `/metrics`) and tracing set-up.
 
-#![warn(missing_docs)]
-
 use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};

@@ -3,8 +3,6 @@
 //! INVALID_ARGUMENT with a `google.rpc.BadRequest` naming it), the command line into a
 //! message on stderr.
 
-#![warn(missing_docs)]
-
 use std::fmt;
 
 use crate::engine::EngineError;

@@ -3,8 +3,6 @@
 //! its request. The gRPC service ([`crate::service`]) wraps these functions in tonic;
 //! the command line's `--json` prints their answers; neither repeats them.
 
-#![warn(missing_docs)]
-
 /// AnalysisService: searches, hints and draw offers.
 pub mod analysis;
 /// AuditGame: the engine's evidence for every ply of a game.

@@ -10,8 +10,6 @@
 //!   warn of a repetition. Three Kingdoms, with three players on its own graph, keeps
 //!   its record type ([`crate::rules::three_kingdoms::outcome::Game`]).
 
-#![warn(missing_docs)]
-
 mod any_game;
 
 use std::fmt;

@@ -36,8 +36,6 @@
 //! assert_eq!(format_move(&pos, m, Notation::Coordinate), "h3-e3");
 //! ```
 
-#![warn(missing_docs)]
-
 pub mod algebraic;
 pub mod chinese;
 pub mod coordinate;

@@ -2,8 +2,6 @@
 //! player (or an anti-cheat report) needs. A variant gives the reasons that apply to
 //! it (Xiangqi has no pass; only Xiangqi's handicap games have the handicap reasons).
 
-#![warn(missing_docs)]
-
 /// The first rule a move breaks, checked in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IllegalReason {

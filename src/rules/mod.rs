@@ -33,8 +33,6 @@
 //! [`game`], one game record for the two-player 9x10 variants, which keeps the keys
 //! and check flags of every ply.
 
-#![warn(missing_docs)]
-
 pub mod board;
 pub mod game;
 pub mod illegal;

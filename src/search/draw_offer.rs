@@ -5,8 +5,6 @@
 //! in the two-player games, the kingdom's value less its strongest rival's in Three
 //! Kingdoms.
 
-#![warn(missing_docs)]
-
 /// Within this many centipawns of level a side counts as level.
 pub const LEVEL_MARGIN: i32 = 50;
 

@@ -22,16 +22,6 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// played from `self`, which stands at both ends of the cycle.
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color>;
 
-    /// Plays `m` (legal): [`crate::rules::GamePosition::play_unchecked`].
-    #[inline(always)]
-    fn play(&mut self, m: Move) -> Self::Undo {
-        self.play_unchecked(m)
-    }
-    /// Takes `m` back: [`crate::rules::GamePosition::undo`].
-    #[inline(always)]
-    fn unplay(&mut self, m: Move, undo: Self::Undo) {
-        self.undo(m, undo)
-    }
     /// May the search try a null move here?
     #[inline(always)]
     fn null_move_allowed(&self) -> bool {

@@ -4,8 +4,6 @@
 //! the server use the library below it, never this module (except to start the
 //! server).
 
-#![warn(missing_docs)]
-
 /// AnalysisService over tonic.
 pub mod analysis;
 /// API keys, tenants and their quotas.

@@ -227,7 +227,7 @@ impl<P: Searchable> Worker<'_, P> {
 
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
-            let undo = self.pos.play(m);
+            let undo = self.pos.play_unchecked(m);
             let gives_check = self.pos.in_check();
             self.push(m, gives_check, capture);
             self.cont_stack[ply] = slot;
@@ -258,7 +258,7 @@ impl<P: Searchable> Worker<'_, P> {
                 }
             }
             self.pop();
-            self.pos.unplay(m, undo);
+            self.pos.undo(m, undo);
             self.material = saved;
             if self.stopped {
                 return 0;
@@ -362,10 +362,10 @@ impl<P: Searchable> Worker<'_, P> {
             }
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
-            let undo = self.pos.play(m);
+            let undo = self.pos.play_unchecked(m);
             let gives_check = self.pos.in_check();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
-            self.pos.unplay(m, undo);
+            self.pos.undo(m, undo);
             self.material = saved;
             if self.stopped {
                 return 0;
