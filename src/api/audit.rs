@@ -4,11 +4,11 @@
 //! Each ply of an audited side past the book is searched in the position before it, at
 //! a fixed budget with `multipv` lines; the played move is scored from its line, or by a
 //! second search with the same budget restricted to it when it is not among the lines.
-//! Scores are from the mover's view; a mate in n moves counts as [`MATE_CP`] - n
+//! Scores are from the mover's view; a mate in n moves counts as `MATE_CP` - n
 //! centipawns (being mated: its negative). From the best and the played score:
 //!
-//! - centipawn loss: best - played, at least 0, at most [`CP_LOSS_CAP`];
-//! - win probability: `wp(cp) = 1 / (1 + exp(-`[`WP_SCALE`]` * cp))` (the logistic
+//! - centipawn loss: best - played, at least 0, at most `CP_LOSS_CAP`;
+//! - win probability: `wp(cp) = 1 / (1 + exp(-``WP_SCALE`` * cp))` (the logistic
 //!   Lichess fits to chess games; it is used here unchanged, a Xiangqi soldier being
 //!   about 100 centipawns as a pawn is), and the loss `max(0, wp(best) - wp(played))`;
 //! - the class by centipawn loss: BEST (the engine's first line, or no loss),
@@ -16,8 +16,8 @@
 //!   BLUNDER above;
 //! - `forced`: one legal move, or the second line is a mate against the mover while
 //!   the first is not (only one move is not shown lost);
-//! - `decided`: the best score is beyond [`DECIDED_CP`] either way (a mate included);
-//! - `near_best`: the lines within [`NEAR_BEST_CP`] of the best (the best included).
+//! - `decided`: the best score is beyond `DECIDED_CP` either way (a mate included);
+//! - `near_best`: the lines within `NEAR_BEST_CP` of the best (the best included).
 //!
 //! Forced and decided plies are reported but left out of the side's figures. A side's
 //! accuracy is the average over its counted plies of Lichess's per-move accuracy
@@ -25,7 +25,7 @@
 //! loss in percent.
 //!
 //! Determinism: every search of an audit runs on one thread with the audit's own
-//! transposition table ([`HASH_MB`]), emptied before each ply, never the shared one. With
+//! transposition table (`HASH_MB`), emptied before each ply, never the shared one. With
 //! a node budget a ply's evidence is a function of the game up to it, the rule set and
 //! the parameters only: the same request gives the same answer whatever the machine's
 //! load or the other requests (as long as no search reaches the server's safety cap of

@@ -1,10 +1,10 @@
 //! Proto <-> domain conversions for the 9x10 games: a request's position becomes an
-//! [`AnyGame`] of the variant layer, its enums the domain's, and the domain's answers
-//! messages. The variant is dispatched by [`AnyGame`] and [`RuleSet`]; the RPCs never
+//! `AnyGame` of the variant layer, its enums the domain's, and the domain's answers
+//! messages. The variant is dispatched by `AnyGame` and `RuleSet`; the RPCs never
 //! match on it themselves.
 //!
-//! In three parts: [`position`] (a request's game), [`moves`] (answers as messages)
-//! and [`fields`] (enum fields, caps, adjudication); everything is re-exported here.
+//! In three parts: `position` (a request's game), `moves` (answers as messages)
+//! and `fields` (enum fields, caps, adjudication); everything is re-exported here.
 
 mod fields;
 mod moves;

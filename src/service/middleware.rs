@@ -496,7 +496,9 @@ fn percent_decoded(encoded: &[u8]) -> Vec<u8> {
     out
 }
 
-/// See [`status_of`].
+/// The code the gRPC convention names for what the framework rejects: a message over
+/// the size limit is RESOURCE_EXHAUSTED (the framework says OUT_OF_RANGE), a message
+/// that does not decode or a malformed frame is INVALID_ARGUMENT (it says INTERNAL).
 pub fn public_code(code: tonic::Code, message: &[u8]) -> tonic::Code {
     const TOO_LARGE: &[&[u8]] =
         &[b"Error, decoded message length too large", b"Error, encoded message length too large"];

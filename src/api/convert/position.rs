@@ -43,7 +43,7 @@ pub const fn proto_variant(v: Variant) -> proto::Variant {
 
 /// Reads the variant field of a 9x10 game: unknown or unspecified is
 /// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms answer it in
-/// [`super::three_kingdoms`] before they get here; the others (notations and records)
+/// `api::three_kingdoms` before they get here; the others (notations and records)
 /// do not serve it: UNIMPLEMENTED.
 /// The field name is formatted only for an error: the usual call passes `format_args!`.
 pub fn variant(value: i32, field: impl std::fmt::Display) -> Result<Variant, Status> {
