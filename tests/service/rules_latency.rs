@@ -86,7 +86,7 @@ async fn measure(search_nice: i32) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "a measurement: run with --ignored --nocapture"]
+#[ignore = "a measurement: run with `cargo test --test service rules_latency -- --ignored --nocapture`"]
 async fn list_legal_moves_latency_while_searches_fill_the_pool() {
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average: {}", load.trim());
