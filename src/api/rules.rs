@@ -11,7 +11,7 @@ use super::three_kingdoms;
 use super::wire::{Encoded, Writer};
 use crate::game::{AnyGame, RuleSet};
 use crate::rules::janggi;
-use crate::rules::outcome::GameResult;
+use crate::rules::outcome::{AdjudicationError, GameResult};
 use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
 use crate::rules::xiangqi::adjudicate;
 
@@ -208,23 +208,20 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
             format!("ply {} is past the record's {} moves", e.ply, moves.len()),
         ));
     }
-    let illegal = |index: usize, mv: Move, why: &str| {
-        bad_request(format!("position.moves[{index}]"), format!("{mv} is illegal: {why}"))
+    let unjudged = |e: AdjudicationError| match e {
+        AdjudicationError::IllegalMove { index, mv, reason } => bad_request(
+            format!("position.moves[{index}]"),
+            format!("{mv} is illegal: {}", start.describe_reason(reason)),
+        ),
+        AdjudicationError::BadEvent { index, detail } => bad_request(format!("events[{index}]"), detail),
     };
     let ruling = match (&start, rules) {
         (AnyGame::Xiangqi(g), RuleSet::Xiangqi(r)) => {
-            adjudicate::adjudicate_with_handicap(g.start(), g.handicap(), &moves, r, &events)
-                .map_err(|e| illegal(e.index, e.mv, e.reason.describe()))?
+            adjudicate::adjudicate_with_handicap(g.start(), g.handicap(), &moves, r, &events).map_err(unjudged)?
         }
-        (AnyGame::Janggi(g), RuleSet::Janggi(r)) => janggi::adjudicate::adjudicate(g.start(), &moves, r, &events)
-            .map_err(|e| match e {
-                janggi::adjudicate::RecordError::IllegalMove { index, mv, reason } => {
-                    illegal(index, mv, start.describe_reason(reason))
-                }
-                janggi::adjudicate::RecordError::BadClaim { index, detail } => {
-                    bad_request(format!("events[{index}]"), detail)
-                }
-            })?,
+        (AnyGame::Janggi(g), RuleSet::Janggi(r)) => {
+            janggi::adjudicate::adjudicate(g.start(), &moves, r, &events).map_err(unjudged)?
+        }
         _ => unreachable!("convert::rule_set matches the rule set to the variant"),
     };
     let mut end = start;

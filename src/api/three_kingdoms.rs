@@ -106,7 +106,7 @@ pub fn parse_moves(p: &proto::Position, field: &str, limits: ContentLimits) -> R
 
 /// Why `m` is illegal after the record of `game` (reason and detail), or `None`.
 fn explain_illegal_in(game: &Game, m: Move) -> Option<(proto::IllegalMoveReason, String)> {
-    game.explain_illegal(m).map(|(reason, detail)| (convert::illegal_reason(reason), detail))
+    game.explain_illegal_in_words(m).map(|(reason, detail)| (convert::illegal_reason(reason), detail))
 }
 
 /// The game of a request: its start position and every move of `Position.moves`
@@ -354,12 +354,10 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         ));
     }
     let ruling = outcome::adjudicate(&start, &moves, &events).map_err(|e| match e {
-        outcome::AdjudicationError::IllegalMove { ply, mv } => {
-            bad_request(format!("position.moves[{}]", ply - 1), format!("{mv} is illegal"))
+        outcome::AdjudicationError::IllegalMove { index, mv, .. } => {
+            bad_request(format!("position.moves[{index}]"), format!("{mv} is illegal"))
         }
-        outcome::AdjudicationError::EventAfterRecord { index, .. } => {
-            bad_request(format!("events[{index}].ply"), e.to_string())
-        }
+        outcome::AdjudicationError::BadEvent { index, detail } => bad_request(format!("events[{index}].ply"), detail),
     })?;
     let mut end = Game::new(start);
     for &m in &moves[..ruling.decided_at_ply] {

@@ -62,7 +62,7 @@ fn root_moves(list: &[String], field: &str, game: Option<&Game>) -> Result<Vec<M
     let mut moves = Vec::with_capacity(list.len());
     for (i, t) in list.iter().enumerate() {
         let m = Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}")))?;
-        if let Some((_, detail)) = game.and_then(|g| g.explain_illegal(m)) {
+        if let Some((_, detail)) = game.and_then(|g| g.explain_illegal_in_words(m)) {
             return Err(bad_request(format!("{field}[{i}]"), format!("{m} is illegal: {detail}")));
         }
         moves.push(m);

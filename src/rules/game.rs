@@ -1,37 +1,106 @@
-//! A game record of a two-player 9x10 variant ([`Game`]): a start position plus the
-//! moves played, what repetition and move-limit rules judge. Each ply keeps the key
-//! after it, whether it gave check and what it took. A Xiangqi game may carry the rules
-//! of a handicap (extra opening moves, protected pieces); a Janggi game has none.
+//! The game record of every variant ([`Game`]): a start position plus the moves
+//! played, what repetition, move-limit and ending rules judge. Each ply keeps the key
+//! after it, the side that played it, whether it gave check and what it took; the
+//! record knows where the last irreversible ply (a capture, or a Three Kingdoms
+//! defeat) left the repetition horizon.
 //!
-//! The variants name their records [`crate::rules::xiangqi::Game`] and
-//! [`crate::rules::janggi::Game`]; Three Kingdoms, with three players and defeats, has
-//! its own ([`crate::rules::three_kingdoms::outcome::Game`]).
+//! A game may carry rules of its start beyond its position's ([`HandicapRules`]): a
+//! Xiangqi handicap (extra opening moves, protected pieces); Janggi and Three Kingdoms
+//! have none ([`NoHandicap`]). What only a two-player 9x10 record answers (the checks
+//! of a colour, the mover of a ply yet to come, the points no move has touched) is in
+//! its own `impl` block.
+//!
+//! The variants name their records [`crate::rules::xiangqi::Game`],
+//! [`crate::rules::janggi::Game`] and [`crate::rules::three_kingdoms::Game`].
 
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 
-use super::BoardPosition;
-use super::illegal::IllegalReason;
+use super::illegal::{IllegalMove, IllegalReason};
+use super::outcome::AdjudicationError;
 use super::repetition::CyclePly;
-use super::types::{Color, IllegalMove, Move, MoveList, Piece, Square};
+use super::types::{Color, Move, Piece, Square};
 use super::xiangqi::handicap::Handicap;
-use super::{janggi, xiangqi};
+use super::{BoardPosition, GamePosition, janggi, three_kingdoms, xiangqi};
 
-/// What a game record needs of its variant's position beyond [`BoardPosition`].
-pub trait RecordedPosition: BoardPosition<Undo: Copy + Debug + Eq> + Debug {
+/// The most sides a variant has (Three Kingdoms' three kingdoms).
+pub const MAX_SIDES: usize = 3;
+
+/// What a game record needs of its variant's position beyond [`GamePosition`].
+pub trait RecordedPosition: GamePosition<Undo: Copy + Debug + Eq> + Debug {
+    /// A piece, as a ply records what it took.
+    type Piece: Copy + Eq + Debug + Send + Sync;
+    /// The rules a game may carry beyond its position's ([`NoHandicap`] where the
+    /// variant has none).
+    type Handicap: HandicapRules<Self>;
+
     /// The piece taken by the move that handed back `undo`.
-    fn captured_by(undo: &Self::Undo) -> Option<Piece>;
-    /// The move number, as records count them (from 1, growing after Black's move).
+    fn captured_by(undo: &Self::Undo) -> Option<Self::Piece>;
+    /// Does the move that handed back `undo` end every repetition (a capture; in Three
+    /// Kingdoms also a defeat)? No position before it can stand again.
+    fn is_irreversible(undo: &Self::Undo) -> bool {
+        Self::captured_by(undo).is_some()
+    }
+    /// The side's index, below [`MAX_SIDES`].
+    fn side_index(side: Self::Side) -> usize;
+    /// The move number, as records count them (from 1, growing after the last side's
+    /// move).
     fn fullmove_number(&self) -> u32;
     /// Gives the move back to the side that has just moved, for a handicap's extra
-    /// move; `false`, and nothing changes, where it is refused.
-    fn skip_turn(&mut self) -> bool;
+    /// move; `false`, and nothing changes, where it is refused (always, by default).
+    fn skip_turn(&mut self) -> bool {
+        false
+    }
     /// Takes back [`RecordedPosition::skip_turn`].
-    fn undo_skip_turn(&mut self);
+    fn undo_skip_turn(&mut self) {}
+}
+
+/// Rules a game carries beyond its position's, from its start: a handicap.
+pub trait HandicapRules<P: RecordedPosition>: Clone + Debug + Default + Send + Sync {
+    /// Is this a normal game (no rule beyond the position's)?
+    fn is_none(&self) -> bool;
+    /// After ply `index` (0-based), does the same side move again?
+    fn keeps_turn(&self, index: usize) -> bool;
+    /// The first of these rules that `m`, legal on the board, breaks as the next move
+    /// of `game`.
+    fn forbids(&self, game: &Game<P>, m: P::Move) -> Option<IllegalReason>;
+}
+
+/// No rule beyond the position's: the variant has no handicaps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoHandicap;
+
+impl<P: RecordedPosition> HandicapRules<P> for NoHandicap {
+    fn is_none(&self) -> bool {
+        true
+    }
+    fn keeps_turn(&self, _: usize) -> bool {
+        false
+    }
+    fn forbids(&self, _: &Game<P>, _: P::Move) -> Option<IllegalReason> {
+        None
+    }
+}
+
+impl HandicapRules<xiangqi::Position> for Handicap {
+    fn is_none(&self) -> bool {
+        Handicap::is_none(self)
+    }
+    fn keeps_turn(&self, index: usize) -> bool {
+        Handicap::keeps_turn(self, index)
+    }
+    fn forbids(&self, game: &Game<xiangqi::Position>, m: Move) -> Option<IllegalReason> {
+        self.violation(game.position(), m, game.plies().len(), |sq| game.untouched(sq))
+    }
 }
 
 impl RecordedPosition for xiangqi::Position {
+    type Piece = Piece;
+    type Handicap = Handicap;
     fn captured_by(undo: &xiangqi::Undo) -> Option<Piece> {
         undo.captured
+    }
+    fn side_index(side: Color) -> usize {
+        side.index()
     }
     fn fullmove_number(&self) -> u32 {
         xiangqi::Position::fullmove_number(self)
@@ -46,75 +115,131 @@ impl RecordedPosition for xiangqi::Position {
 
 /// Janggi has no handicap starts: a side never moves twice in a row (it passes).
 impl RecordedPosition for janggi::Position {
+    type Piece = Piece;
+    type Handicap = NoHandicap;
     fn captured_by(undo: &janggi::Undo) -> Option<Piece> {
         undo.captured
+    }
+    fn side_index(side: Color) -> usize {
+        side.index()
     }
     fn fullmove_number(&self) -> u32 {
         janggi::Position::fullmove_number(self)
     }
-    /// Always refused.
-    fn skip_turn(&mut self) -> bool {
-        false
-    }
-    /// Never called: [`RecordedPosition::skip_turn`] is always refused.
-    fn undo_skip_turn(&mut self) {}
 }
 
-/// One ply of a game; `U` is the position's undo information.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply<U> {
+/// A Three Kingdoms ply is irreversible when it takes a piece or defeats a kingdom
+/// that has no legal move (the key records the defeated).
+impl RecordedPosition for three_kingdoms::Position {
+    type Piece = three_kingdoms::Piece;
+    type Handicap = NoHandicap;
+    fn captured_by(undo: &three_kingdoms::Undo) -> Option<three_kingdoms::Piece> {
+        undo.captured()
+    }
+    fn is_irreversible(undo: &three_kingdoms::Undo) -> bool {
+        undo.captured().is_some() || undo.defeated_without_moves().next().is_some()
+    }
+    fn side_index(side: three_kingdoms::Kingdom) -> usize {
+        side.index()
+    }
+    fn fullmove_number(&self) -> u32 {
+        self.move_number()
+    }
+}
+
+/// One ply of a game of the variant whose position is `P`.
+pub struct Ply<P: RecordedPosition> {
     /// The move played.
-    pub mv: Move,
-    /// Key of the position after the move.
+    pub mv: P::Move,
+    /// Key of the position after the move (and, in Three Kingdoms, the defeats it
+    /// brought).
     pub key_after: u64,
-    /// The move left the opponent in check.
+    /// The move left the next side to move in check.
     pub gave_check: bool,
     /// The piece the move took.
-    pub captured: Option<Piece>,
+    pub captured: Option<P::Piece>,
     /// The side that played the move.
-    pub mover: Color,
+    pub mover: P::Side,
     /// A handicap's extra move: the same side moved again after it.
     pub kept_turn: bool,
-    /// Checking plies of Red and of Black (by [`Color::index`]) from the start of the
-    /// record up to and including this one.
-    pub checks_so_far: [u32; 2],
-    undo: U,
+    /// Checking plies of each side (by [`RecordedPosition::side_index`]) from the start
+    /// of the record up to and including this one.
+    pub checks_so_far: [u32; MAX_SIDES],
+    /// What taking the move back needs.
+    pub undo: P::Undo,
 }
 
-impl<U> Ply<U> {
+// By hand: a derive would ask the position itself to be `Copy`, `Eq`, ...
+impl<P: RecordedPosition> Clone for Ply<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: RecordedPosition> Copy for Ply<P> {}
+
+impl<P: RecordedPosition> PartialEq for Ply<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.mv == other.mv
+            && self.key_after == other.key_after
+            && self.gave_check == other.gave_check
+            && self.captured == other.captured
+            && self.mover == other.mover
+            && self.kept_turn == other.kept_turn
+            && self.checks_so_far == other.checks_so_far
+            && self.undo == other.undo
+    }
+}
+
+impl<P: RecordedPosition> Eq for Ply<P> {}
+
+impl<P: RecordedPosition> Debug for Ply<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ply")
+            .field("mv", &self.mv)
+            .field("key_after", &self.key_after)
+            .field("gave_check", &self.gave_check)
+            .field("captured", &self.captured)
+            .field("mover", &self.mover)
+            .field("kept_turn", &self.kept_turn)
+            .field("checks_so_far", &self.checks_so_far)
+            .field("undo", &self.undo)
+            .finish()
+    }
+}
+
+impl<P: BoardPosition + RecordedPosition> Ply<P> {
     /// The ply as a repetition cycle's judgement sees it.
     pub fn cycle(&self) -> CyclePly {
         CyclePly { mv: self.mv, gave_check: self.gave_check, kept_turn: self.kept_turn }
     }
 }
 
-/// A game of a two-player 9x10 variant: start position, moves, and the current
-/// position.
+/// A game of any variant: start position, moves, the current position, and the rules
+/// of a handicap start.
 #[derive(Clone, Debug)]
 pub struct Game<P: RecordedPosition> {
     start: P,
     position: P,
-    plies: Vec<Ply<P::Undo>>,
-    /// Number of plies up to and including the last capture (0 if none).
+    plies: Vec<Ply<P>>,
+    /// Number of plies up to and including the last irreversible one (0 if none).
     capture_horizon: usize,
-    handicap: Handicap,
-}
-
-impl Game<xiangqi::Position> {
-    /// A Xiangqi game played under the rules of a handicap.
-    pub fn with_handicap(start: xiangqi::Position, handicap: Handicap) -> Self {
-        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap }
-    }
+    handicap: P::Handicap,
 }
 
 impl<P: RecordedPosition> Game<P> {
-    /// A game from `start`, with no handicap.
+    /// A game from `start`, no move played, with no handicap.
     pub fn new(start: P) -> Self {
-        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap: Handicap::default() }
+        Self::with_handicap(start, P::Handicap::default())
+    }
+
+    /// A game played under the rules of a handicap.
+    pub fn with_handicap(start: P, handicap: P::Handicap) -> Self {
+        Game { position: start.clone(), start, plies: Vec::new(), capture_horizon: 0, handicap }
     }
 
     /// The handicap's rules (none unless the game was started with one).
-    pub fn handicap(&self) -> &Handicap {
+    pub fn handicap(&self) -> &P::Handicap {
         &self.handicap
     }
 
@@ -129,50 +254,44 @@ impl<P: RecordedPosition> Game<P> {
     }
 
     /// The plies played, in order.
-    pub fn plies(&self) -> &[Ply<P::Undo>] {
+    pub fn plies(&self) -> &[Ply<P>] {
         &self.plies
     }
 
     /// `None` when `m` is legal as the next move (on the board and under the handicap),
     /// otherwise the first rule it breaks.
-    pub fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
+    pub fn explain_illegal(&self, m: P::Move) -> Option<IllegalReason> {
         self.position.explain_illegal(m).or_else(|| self.handicap_violation(m))
     }
 
-    fn handicap_violation(&self, m: Move) -> Option<IllegalReason> {
+    fn handicap_violation(&self, m: P::Move) -> Option<IllegalReason> {
         if self.handicap.is_none() {
             return None;
         }
-        self.handicap.violation(&self.position, m, self.plies.len(), |sq| self.untouched(sq))
+        self.handicap.forbids(self, m)
     }
 
     /// Is `m` legal as the next move?
-    pub fn is_legal(&self, m: Move) -> bool {
+    pub fn is_legal(&self, m: P::Move) -> bool {
         self.position.is_legal(m) && self.handicap_violation(m).is_none()
     }
 
     /// Appends every legal next move to `list` (the position's, less what the handicap
     /// forbids).
-    pub fn legal_moves(&self, list: &mut MoveList) {
+    pub fn legal_moves(&self, list: &mut P::Moves)
+    where
+        P::Moves: Extend<P::Move>,
+    {
         if self.handicap.is_none() {
             return self.position.legal_moves(list);
         }
-        let mut all = MoveList::new();
+        let mut all = P::Moves::default();
         self.position.legal_moves(&mut all);
-        for &m in &all {
-            if self.handicap_violation(m).is_none() {
-                list.push(m);
-            }
-        }
-    }
-
-    /// Has no move of the game so far started from or ended on `sq`?
-    pub fn untouched(&self, sq: Square) -> bool {
-        self.plies.iter().all(|p| p.mv.from() != sq && p.mv.to() != sq)
+        list.extend(all.as_ref().iter().copied().filter(|&m| self.handicap_violation(m).is_none()));
     }
 
     /// Plays a legal move, or leaves the game unchanged and says why not.
-    pub fn play(&mut self, m: Move) -> Result<&Ply<P::Undo>, IllegalMove> {
+    pub fn play(&mut self, m: P::Move) -> Result<&Ply<P>, IllegalMove<P::Move>> {
         if !self.is_legal(m) {
             return Err(IllegalMove(m));
         }
@@ -181,14 +300,14 @@ impl<P: RecordedPosition> Game<P> {
 
     /// Plays a move known to be legal. During a handicap's extra moves the same side
     /// moves again.
-    pub fn play_unchecked(&mut self, m: Move) -> &Ply<P::Undo> {
+    pub fn play_unchecked(&mut self, m: P::Move) -> &Ply<P> {
         let mover = self.position.turn();
         let undo = self.position.play_unchecked(m);
         let gave_check = self.position.in_check();
         let kept_turn = self.handicap.keeps_turn(self.plies.len()) && self.position.skip_turn();
-        let mut checks_so_far = self.plies.last().map_or([0; 2], |p| p.checks_so_far);
+        let mut checks_so_far = self.plies.last().map_or([0; MAX_SIDES], |p| p.checks_so_far);
         if gave_check {
-            checks_so_far[mover.index()] += 1;
+            checks_so_far[P::side_index(mover)] += 1;
         }
         let ply = Ply {
             mv: m,
@@ -201,17 +320,35 @@ impl<P: RecordedPosition> Game<P> {
             undo,
         };
         self.plies.push(ply);
-        if ply.captured.is_some() {
+        if P::is_irreversible(&undo) {
             self.capture_horizon = self.plies.len();
         }
         &self.plies[self.plies.len() - 1]
     }
 
+    /// Plays the moves of a record one by one, each checked first: the first illegal
+    /// one is the error, named by its index from 0. `after_ply` sees the game after
+    /// each move and may stop the replay with its own error.
+    pub fn play_record(
+        &mut self,
+        moves: &[P::Move],
+        mut after_ply: impl FnMut(&Self) -> Result<(), AdjudicationError<P::Move>>,
+    ) -> Result<(), AdjudicationError<P::Move>> {
+        for (index, &mv) in moves.iter().enumerate() {
+            if let Some(reason) = self.explain_illegal(mv) {
+                return Err(AdjudicationError::IllegalMove { index, mv, reason });
+            }
+            self.play_unchecked(mv);
+            after_ply(self)?;
+        }
+        Ok(())
+    }
+
     /// Takes back the last move, if any.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<P::Move> {
         let ply = self.plies.pop()?;
-        if ply.captured.is_some() {
-            self.capture_horizon = self.plies.iter().rposition(|p| p.captured.is_some()).map_or(0, |i| i + 1);
+        if P::is_irreversible(&ply.undo) {
+            self.capture_horizon = self.plies.iter().rposition(|p| P::is_irreversible(&p.undo)).map_or(0, |i| i + 1);
         }
         if ply.kept_turn {
             self.position.undo_skip_turn();
@@ -225,15 +362,24 @@ impl<P: RecordedPosition> Game<P> {
         if i == 0 { self.start.key() } else { self.plies[i - 1].key_after }
     }
 
-    /// Keys of the positions since the last capture, oldest first, ending with the
-    /// current one (the start position counts when no capture has happened since).
+    /// Keys of the positions since the last irreversible ply, oldest first, ending with
+    /// the current one (the start position counts when there was none).
     pub fn keys_since_capture(&self) -> impl Iterator<Item = u64> + '_ {
         (self.capture_horizon..=self.plies.len()).map(|i| self.key_before(i))
     }
 
-    /// Index (in `key_before` terms) of the first position since the last capture.
+    /// Index (in `key_before` terms) of the first position since the last irreversible
+    /// ply (a capture, or a Three Kingdoms defeat).
     pub fn capture_horizon(&self) -> usize {
         self.capture_horizon
+    }
+
+    /// The plies (in `key_before` terms, oldest first) after which the current position
+    /// (with the same side to move) stood, itself included. Only positions since the
+    /// last irreversible ply can match, so no more are searched.
+    pub fn occurrences_of_current(&self) -> Vec<usize> {
+        let key = self.position.key();
+        (self.capture_horizon..=self.plies.len()).filter(|&i| self.key_before(i) == key).collect()
     }
 
     /// The position after the first `i` plies (0 is the start position), rebuilt from
@@ -261,6 +407,14 @@ impl<P: RecordedPosition> Game<P> {
             pos
         }
     }
+}
+
+/// What only a two-player 9x10 record answers.
+impl<P: BoardPosition + RecordedPosition> Game<P> {
+    /// Has no move of the game so far started from or ended on `sq`?
+    pub fn untouched(&self, sq: Square) -> bool {
+        self.plies.iter().all(|p| p.mv.from() != sq && p.mv.to() != sq)
+    }
 
     /// How many checks `color` gave in plies `from + 1 ..= to` (1-based plies).
     pub fn checks_between(&self, color: Color, from: usize, to: usize) -> u32 {
@@ -278,12 +432,5 @@ impl<P: RecordedPosition> Game<P> {
                 if (i.saturating_sub(self.plies.len())) % 2 == 1 { next } else { next.other() }
             }
         }
-    }
-
-    /// How many times the current position (with the same side to move) has stood on
-    /// the board since the last capture, itself included.
-    pub fn occurrences_of_current(&self) -> usize {
-        let key = self.position.key();
-        self.keys_since_capture().filter(|&k| k == key).count()
     }
 }

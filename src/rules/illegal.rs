@@ -1,6 +1,25 @@
 //! Why a move is illegal: one set of reasons for every variant, each in the words a
 //! player (or an anti-cheat report) needs. A variant gives the reasons that apply to
 //! it (Xiangqi has no pass; only Xiangqi's handicap games have the handicap reasons).
+//! [`IllegalMove`] is the error of playing a move without its reason, for the moves of
+//! any variant.
+
+use std::fmt;
+
+use super::types::Move;
+
+/// A move that is not legal in the position (or game) it was offered to; `M` is the
+/// variant's move type (the 9x10 [`Move`] unless named).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove<M = Move>(pub M);
+
+impl<M: fmt::Display> fmt::Display for IllegalMove<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {}", self.0)
+    }
+}
+
+impl<M: fmt::Debug + fmt::Display> std::error::Error for IllegalMove<M> {}
 
 /// The first rule a move breaks, checked in this order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

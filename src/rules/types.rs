@@ -369,18 +369,6 @@ impl fmt::Debug for Move {
     }
 }
 
-/// A move that is not legal in the position it was offered to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub Move);
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}", self.0)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
-
 /// A fixed-capacity list; move generation never allocates. Each variant fixes the item
 /// and the capacity (see [`MoveList`]).
 #[derive(Clone)]
@@ -461,6 +449,15 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
 impl<T: Copy + Default + PartialEq, const N: usize> Default for FixedList<T, N> {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+/// Pushes each item (the list must have room for them all).
+impl<T: Copy + Default + PartialEq, const N: usize> Extend<T> for FixedList<T, N> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            self.push(item);
+        }
     }
 }
 

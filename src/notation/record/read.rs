@@ -7,6 +7,7 @@ use super::{
 };
 use crate::notation::fen;
 use crate::notation::{Notation, korean, parse_move};
+use crate::rules::BoardPosition;
 use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::outcome::GameResult;
@@ -275,7 +276,7 @@ fn stated_notation(raw: &RawRecord, notation: Option<Notation>) -> Result<Option
 /// first notation (that `applies`) in which the whole record replays legally: Chinese,
 /// else Korean, for moves in such characters, otherwise ICCS, WXF, coordinates, Italian
 /// letters, algebraic. When none does, the error of the one read furthest.
-fn read_moves<P: RecordedPosition>(
+fn read_moves<P: BoardPosition + RecordedPosition>(
     game: &Game<P>,
     tokens: &[String],
     notation: Option<Notation>,
@@ -309,7 +310,7 @@ fn is_chinese(token: &str) -> bool {
     token.chars().any(|c| !crate::notation::fold_full_width(c).is_ascii())
 }
 
-fn read_in<P: RecordedPosition>(
+fn read_in<P: BoardPosition + RecordedPosition>(
     mut game: Game<P>,
     tokens: &[String],
     notation: Notation,

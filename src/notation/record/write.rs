@@ -2,6 +2,7 @@
 
 use super::{CHO_SETUP, Comment, HAN_SETUP, JanggiRecord, Record, fold_spaces, result_text};
 use crate::notation::{Notation, fen, format_move};
+use crate::rules::BoardPosition;
 use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::janggi;
 use crate::rules::outcome::GameResult;
@@ -56,7 +57,7 @@ fn given_tags(tags: &[(String, String)], computed: &[&str]) -> Vec<(String, Stri
 
 /// Writes the tags, then the moves played from `game` with their numbers and comments,
 /// and the result.
-fn write<P: RecordedPosition>(
+fn write<P: BoardPosition + RecordedPosition>(
     tags: &[(String, String)],
     mut game: Game<P>,
     moves: &[Move],

@@ -15,11 +15,11 @@
 //! not stand, or by the side not to move, is an error of the record).
 
 use crate::rules::Status;
-use crate::rules::outcome::{Event, EventKind, GameResult, Ruling, Termination};
+use crate::rules::outcome::{AdjudicationError, Event, EventKind, GameResult, Ruling, Termination};
 use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of, third_occurrence};
 use crate::rules::types::{Color, Move, PieceKind};
 
-use super::{Game, IllegalReason, Position, side_name};
+use super::{Game, Position, side_name};
 
 /// Plies after which a game under [`RuleSet::TournamentV1`] goes to counting.
 pub const TOURNAMENT_MOVE_LIMIT_PLIES: usize = 200;
@@ -86,43 +86,24 @@ pub fn count_points(pos: &Position) -> [u32; 2] {
     points
 }
 
-/// Why a record cannot be judged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RecordError {
-    /// The move at `index` (0-based) is illegal.
-    IllegalMove {
-        /// The move's index, from 0.
-        index: usize,
-        /// The move.
-        mv: Move,
-        /// The first rule it breaks.
-        reason: IllegalReason,
-    },
-    /// The event at `index` of the events claims bikjang where it cannot be claimed.
-    BadClaim {
-        /// The event's index, from 0.
-        index: usize,
-        /// Why the claim cannot be made, in words.
-        detail: String,
-    },
-}
-
 /// Replays a record and judges it.
-pub fn adjudicate(start: &Position, moves: &[Move], rules: RuleSet, events: &[Event]) -> Result<Ruling, RecordError> {
+pub fn adjudicate(
+    start: &Position,
+    moves: &[Move],
+    rules: RuleSet,
+    events: &[Event],
+) -> Result<Ruling, AdjudicationError> {
     let mut game = Game::new(start.clone());
     let mut ruling = judge(&game, rules, events)?;
-    for (index, &mv) in moves.iter().enumerate() {
-        if let Some(reason) = game.explain_illegal(mv) {
-            return Err(RecordError::IllegalMove { index, mv, reason });
-        }
-        game.play_unchecked(mv);
+    game.play_record(moves, |game| {
         if ruling.is_none() {
-            ruling = judge(&game, rules, events)?;
+            ruling = judge(game, rules, events)?;
         } else {
             // Claims after the end are still checked, so that a forged record is caught.
-            check_claims(&game, events)?;
+            check_claims(game, events)?;
         }
-    }
+        Ok(())
+    })?;
     Ok(match ruling {
         Some(mut r) => {
             r.moves_after_end = moves.len() - r.decided_at_ply;
@@ -132,14 +113,14 @@ pub fn adjudicate(start: &Position, moves: &[Move], rules: RuleSet, events: &[Ev
     })
 }
 
-fn judge(game: &Game, rules: RuleSet, events: &[Event]) -> Result<Option<Ruling>, RecordError> {
+fn judge(game: &Game, rules: RuleSet, events: &[Event]) -> Result<Option<Ruling>, AdjudicationError> {
     check_claims(game, events)?;
     Ok(judge_position(game, rules).or_else(|| judge_events(game, rules, events)))
 }
 
 /// Every bikjang claim made at the game's current ply must be the side to move's, with
 /// the generals facing.
-fn check_claims(game: &Game, events: &[Event]) -> Result<(), RecordError> {
+fn check_claims(game: &Game, events: &[Event]) -> Result<(), AdjudicationError> {
     let ply = game.plies().len();
     let pos = game.position();
     for (index, e) in events.iter().enumerate() {
@@ -151,7 +132,7 @@ fn check_claims(game: &Game, events: &[Event]) -> Result<(), RecordError> {
             } else {
                 continue;
             };
-            return Err(RecordError::BadClaim { index, detail });
+            return Err(AdjudicationError::BadEvent { index, detail });
         }
     }
     Ok(())
@@ -381,9 +362,9 @@ mod tests {
         assert_eq!(r.result, GameResult::Win(Color::Red));
         assert_eq!(r.points, Some([130, 15]));
         let wrong = [Event { kind: EventKind::BikjangClaim(Color::Black), ply: 0 }];
-        assert!(matches!(adjudicate(&start, &[], RuleSet::CasualV1, &wrong), Err(RecordError::BadClaim { .. })));
+        assert!(matches!(adjudicate(&start, &[], RuleSet::CasualV1, &wrong), Err(AdjudicationError::BadEvent { .. })));
         let none = [Event { kind: EventKind::BikjangClaim(Color::Red), ply: 0 }];
         let blocked = Position::startpos();
-        assert!(matches!(adjudicate(&blocked, &[], RuleSet::CasualV1, &none), Err(RecordError::BadClaim { .. })));
+        assert!(matches!(adjudicate(&blocked, &[], RuleSet::CasualV1, &none), Err(AdjudicationError::BadEvent { .. })));
     }
 }

@@ -25,14 +25,15 @@ pub mod tables;
 /// A Janggi game record: start position, moves (passes included), current position.
 pub type Game = crate::rules::game::Game<Position>;
 /// One ply of a Janggi game.
-pub type Ply = crate::rules::game::Ply<Undo>;
+pub type Ply = crate::rules::game::Ply<Position>;
 
 use std::fmt;
 
 use super::Status;
 use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::illegal::IllegalMove;
 use super::setup::Setup;
-use super::types::{Color, IllegalMove, Move, MoveList, Piece, PieceKind, Square};
+use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 pub use crate::rules::illegal::IllegalReason;
 use tables::{PALACE, SOLDIER_POINTS};
 

@@ -69,8 +69,9 @@ impl Game {
         }
     }
 
-    /// [`Position::explain_illegal`] after the record: after a draw no move is legal.
-    pub fn explain_illegal(&self, m: Move) -> Option<(IllegalReason, String)> {
+    /// [`Position::explain_illegal`] after the record, the reason with its words: after
+    /// a draw no move is legal.
+    pub fn explain_illegal_in_words(&self, m: Move) -> Option<(IllegalReason, String)> {
         match self.drawn() {
             Some(why) => Some((IllegalReason::GameOver, format!("the game is drawn: {why}"))),
             None => self.position().explain_illegal(m),

@@ -1,13 +1,12 @@
 //! Make and unmake: a move with its capture, the takeover of a captured general's
 //! army, the turn passing on and the defeats for want of a legal move; and back.
 
-use std::fmt;
-
 use super::geometry::{Kingdom, Point};
 use super::moves::{Move, MoveList};
 use super::piece::{EMPTY, Kind, NO_POINT, Piece, kind_of, origin_of};
 use super::position::{Position, Status};
 use super::zobrist::{ZOBRIST_DEFEATED, ZOBRIST_SIDE, zobrist};
+use crate::rules::illegal::IllegalMove;
 
 /// What [`Position::play_unchecked`] hands back so that [`Position::undo`] restores the
 /// position exactly.
@@ -36,18 +35,6 @@ impl Undo {
         self.removed[..self.removed_len as usize].iter().map(|&p| Point::from_index_unchecked(p as usize).kingdom())
     }
 }
-
-/// A move that is not legal in the position it was offered to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub Move);
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {}", self.0)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 // Zobrist keys from a fixed seed: a piece (kind and origin) on a point under a
 // controller, the side to move, each defeated kingdom.
@@ -78,7 +65,7 @@ impl Position {
     }
 
     /// Plays `m` if it is legal; otherwise leaves the position unchanged.
-    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove<Move>> {
         if self.is_legal(m) { Ok(self.play_unchecked(m)) } else { Err(IllegalMove(m)) }
     }
 

@@ -44,8 +44,9 @@ pub mod text;
 mod zobrist;
 
 pub use geometry::{Kingdom, Point, PointError};
-pub use make::{IllegalMove, Undo};
+pub use make::Undo;
 pub use moves::{Move, MoveList, MoveTextError};
+pub use outcome::Game;
 pub use piece::{Kind, Piece};
 pub use position::{Position, Status};
 pub use setup::{PositionError, Setup};

@@ -8,10 +8,8 @@
 //! repetition, repetition before the 180-ply rule, and that before off-board events;
 //! the earliest ending decides.
 
-use std::fmt;
-
 use super::geometry::Kingdom;
-use super::{IllegalMove, Kind, Move, Position, Status, Undo};
+use super::{Kind, Move, Position, Status};
 
 /// Plies in a row with no capture and no defeat that draw the game.
 pub const QUIET_PLY_LIMIT: u32 = 180;
@@ -114,82 +112,19 @@ pub struct Defeat {
     pub ply: usize,
 }
 
-/// One ply of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Ply {
-    /// The move played.
-    pub mv: Move,
-    /// The kingdom that played it.
-    pub mover: Kingdom,
-    /// Key of the position after the move (and the defeats it brought).
-    pub key_after: u64,
-    /// What taking the move back needs.
-    pub undo: Undo,
-}
+/// A Three Kingdoms game record: the one record type of every variant
+/// ([`crate::rules::game::Game`]), with the defeats and the ending below.
+pub type Game = crate::rules::game::Game<Position>;
 
-/// A game: start position, moves played, and the current position.
-#[derive(Clone, Debug)]
-pub struct Game {
-    start: Position,
-    position: Position,
-    plies: Vec<Ply>,
-}
+/// One ply of a Three Kingdoms game.
+pub type Ply = crate::rules::game::Ply<Position>;
 
+/// What only a Three Kingdoms record answers: its defeats and how it ended.
 impl Game {
-    /// A game from `start`, no move played.
-    pub fn new(start: Position) -> Game {
-        Game { position: start.clone(), start, plies: Vec::new() }
-    }
-
-    /// The start position.
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-
-    /// The position after the last ply.
-    pub fn position(&self) -> &Position {
-        &self.position
-    }
-
-    /// The plies played, in order.
-    pub fn plies(&self) -> &[Ply] {
-        &self.plies
-    }
-
-    /// Plays a legal move, or leaves the game unchanged.
-    pub fn play(&mut self, m: Move) -> Result<&Ply, IllegalMove> {
-        let mover = self.position.side_to_move();
-        let undo = self.position.play(m)?;
-        self.plies.push(Ply { mv: m, mover, key_after: self.position.key(), undo });
-        Ok(&self.plies[self.plies.len() - 1])
-    }
-
-    /// Takes back the last move, if any.
-    pub fn undo(&mut self) -> Option<Move> {
-        let ply = self.plies.pop()?;
-        self.position.undo(ply.mv, ply.undo);
-        Some(ply.mv)
-    }
-
-    /// Key of the position before ply `i` (0 is the start position).
-    pub fn key_before(&self, i: usize) -> u64 {
-        if i == 0 { self.start.key() } else { self.plies[i - 1].key_after }
-    }
-
-    /// The plies (in `key_before` terms, oldest first) at which the current position
-    /// stood, itself included. Only positions since the last capture or defeat can
-    /// match, so no more are searched.
-    pub fn occurrences_of_current(&self) -> Vec<usize> {
-        let n = self.plies.len();
-        let horizon = n.saturating_sub(self.position.quiet_plies() as usize);
-        let key = self.position.key();
-        (horizon..=n).filter(|&i| self.key_before(i) == key).collect()
-    }
-
     /// The defeats on the board so far, in order.
     pub fn defeats(&self) -> Vec<Defeat> {
         let mut out = Vec::new();
-        for (i, ply) in self.plies.iter().enumerate() {
+        for (i, ply) in self.plies().iter().enumerate() {
             if let Some(c) = ply.undo.captured()
                 && c.kind() == Kind::General
             {
@@ -211,7 +146,7 @@ impl Game {
     /// How the game has ended on the board, as it stands after its last ply: the
     /// result, the rule and an explanation; `None` while it goes on.
     pub fn ending(&self) -> Option<(GameResult, Termination, String)> {
-        if let Status::Won(k) = self.position.status() {
+        if let Status::Won(k) = self.position().status() {
             return Some((
                 GameResult::Win(k),
                 Termination::LastGeneral,
@@ -227,7 +162,7 @@ impl Game {
                 format!("the same position stood for the third time (after plies {})", list.join(", ")),
             ));
         }
-        if self.position.quiet_plies() >= QUIET_PLY_LIMIT {
+        if self.position().quiet_plies() >= QUIET_PLY_LIMIT {
             return Some((
                 GameResult::Draw,
                 Termination::QuietPlyLimit,
@@ -257,37 +192,9 @@ pub struct Ruling {
     pub explanation: String,
 }
 
-/// Why a record cannot be judged.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AdjudicationError {
-    /// Move `ply` (1-based) is not legal where it was played.
-    IllegalMove {
-        /// The move's ply, from 1.
-        ply: usize,
-        /// The move.
-        mv: Move,
-    },
-    /// Event `index` happens after ply `ply`, but the record has fewer plies.
-    EventAfterRecord {
-        /// The event's index, from 0.
-        index: usize,
-        /// The ply it is said to follow.
-        ply: usize,
-    },
-}
-
-impl fmt::Display for AdjudicationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AdjudicationError::IllegalMove { ply, mv } => write!(f, "move {ply} ({mv}) is illegal"),
-            AdjudicationError::EventAfterRecord { index, ply } => {
-                write!(f, "event {index} happens after ply {ply}, past the end of the record")
-            }
-        }
-    }
-}
-
-impl std::error::Error for AdjudicationError {}
+/// Why a Three Kingdoms record cannot be judged: the one record error of every variant
+/// (moves and events named by their index, from 0).
+pub type AdjudicationError = crate::rules::outcome::AdjudicationError<Move>;
 
 /// Judges a record: the start position, the moves, and the off-board events.
 ///
@@ -296,7 +203,8 @@ impl std::error::Error for AdjudicationError {}
 pub fn adjudicate(start: &Position, moves: &[Move], events: &[Event]) -> Result<Ruling, AdjudicationError> {
     for (index, e) in events.iter().enumerate() {
         if e.ply > moves.len() {
-            return Err(AdjudicationError::EventAfterRecord { index, ply: e.ply });
+            let detail = format!("it happens after ply {}, past the end of the record", e.ply);
+            return Err(AdjudicationError::BadEvent { index, detail });
         }
     }
     let mut game = Game::new(start.clone());
@@ -304,22 +212,25 @@ pub fn adjudicate(start: &Position, moves: &[Move], events: &[Event]) -> Result<
         result,
         termination: Some(termination),
         by,
-        decided_at_ply: game.plies.len(),
+        decided_at_ply: game.plies().len(),
         defeats: game.defeats(),
-        moves_after_end: moves.len() - game.plies.len(),
+        moves_after_end: moves.len() - game.plies().len(),
         explanation,
     };
     for ply in 0..=moves.len() {
         if ply > 0 {
-            let m = moves[ply - 1];
-            game.play(m).map_err(|_| AdjudicationError::IllegalMove { ply, mv: m })?;
+            let (index, mv) = (ply - 1, moves[ply - 1]);
+            if let Some(reason) = game.explain_illegal(mv) {
+                return Err(AdjudicationError::IllegalMove { index, mv, reason });
+            }
+            game.play_unchecked(mv);
         }
         if let Some((result, termination, explanation)) = game.ending() {
             return Ok(decided(&game, result, termination, None, explanation));
         }
         for e in events.iter().filter(|e| e.ply == ply) {
             let k = e.kind.kingdom();
-            if game.position.is_defeated(k) {
+            if game.position().is_defeated(k) {
                 continue;
             }
             let (termination, verb) = match e.kind {
@@ -327,7 +238,7 @@ pub fn adjudicate(start: &Position, moves: &[Move], events: &[Event]) -> Result<
                 EventKind::Timeout(_) => (Termination::Timeout, "ran out of time"),
                 EventKind::Leave(_) => (Termination::Left, "left the table"),
             };
-            let others: Vec<Kingdom> = game.position.kingdoms_in_play().filter(|&o| o != k).collect();
+            let others: Vec<Kingdom> = game.position().kingdoms_in_play().filter(|&o| o != k).collect();
             let (result, who) = match others.as_slice() {
                 [a, b] => (GameResult::SharedWin(*a, *b), format!("{a} and {b} share the victory")),
                 [a] => (GameResult::Win(*a), format!("{a} wins")),

@@ -12,14 +12,14 @@
 //! plies judged, so a long record costs no more than its legality checks.
 
 use crate::rules::Status;
-use crate::rules::outcome::{ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
+use crate::rules::outcome::{AdjudicationError, ChaseStep, Event, EventKind, GameResult, Ruling, Termination};
 use crate::rules::repetition::{CyclePly, perpetual_checkers, plies_of, third_occurrence};
 use crate::rules::types::{Color, Move, Square};
 use crate::rules::xiangqi::Game;
 
+use super::Position;
 use super::chase::{ThreatRule, move_threats};
 use super::handicap::Handicap;
-use super::{IllegalReason, Position};
 
 /// A named and versioned set of rules. A version never changes meaning; a new reading
 /// gets a new version.
@@ -119,21 +119,15 @@ pub enum Warning {
     ForbiddenCycle,
 }
 
-/// A record that cannot be judged because one of its moves is illegal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IllegalRecord {
-    /// 0-based index of the illegal move in the record.
-    pub index: usize,
-    /// The illegal move.
-    pub mv: Move,
-    /// The first rule it breaks.
-    pub reason: IllegalReason,
-}
-
 /// Replays a record and judges it. Every move is checked; moves after the end are
 /// still checked for legality (so a forged record is caught) but do not change the
 /// ruling.
-pub fn adjudicate(start: &Position, moves: &[Move], rules: RuleSet, events: &[Event]) -> Result<Ruling, IllegalRecord> {
+pub fn adjudicate(
+    start: &Position,
+    moves: &[Move],
+    rules: RuleSet,
+    events: &[Event],
+) -> Result<Ruling, AdjudicationError> {
     adjudicate_with_handicap(start, &Handicap::default(), moves, rules, events)
 }
 
@@ -144,18 +138,15 @@ pub fn adjudicate_with_handicap(
     moves: &[Move],
     rules: RuleSet,
     events: &[Event],
-) -> Result<Ruling, IllegalRecord> {
+) -> Result<Ruling, AdjudicationError> {
     let mut game = Game::with_handicap(start.clone(), handicap.clone());
     let mut ruling: Option<Ruling> = judge_position(&game, rules).or_else(|| judge_events(&game, events));
-    for (index, &mv) in moves.iter().enumerate() {
-        if let Some(reason) = game.explain_illegal(mv) {
-            return Err(IllegalRecord { index, mv, reason });
-        }
-        game.play_unchecked(mv);
+    game.play_record(moves, |game| {
         if ruling.is_none() {
-            ruling = judge_position(&game, rules).or_else(|| judge_events(&game, events));
+            ruling = judge_position(game, rules).or_else(|| judge_events(game, events));
         }
-    }
+        Ok(())
+    })?;
     Ok(match ruling {
         Some(mut r) => {
             r.moves_after_end = moves.len() - r.decided_at_ply;

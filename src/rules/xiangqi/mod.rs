@@ -26,14 +26,14 @@ use std::fmt;
 
 use super::Status;
 use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+pub use super::illegal::IllegalMove;
 use super::setup::Setup;
-pub use super::types::IllegalMove;
 
 /// A Xiangqi game record: start position, moves, current position, and the rules of a
 /// handicap start when it has one.
 pub type Game = crate::rules::game::Game<Position>;
 /// One ply of a Xiangqi game.
-pub type Ply = crate::rules::game::Ply<Undo>;
+pub type Ply = crate::rules::game::Ply<Position>;
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 use tables::{ADVISOR_POINTS, ELEPHANT_POINTS, PALACE, PAWN_POINTS};
 
