@@ -268,7 +268,7 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for PositionTextError<E> {}
 /// Reads a Xiangqi position from FEN; `startpos` is the initial position.
 pub fn xiangqi(
     text: &str,
-) -> Result<crate::rules::xiangqi::Position, PositionTextError<crate::rules::xiangqi::PositionError>> {
+) -> Result<crate::rules::xiangqi::Position, PositionTextError<crate::rules::setup::PositionError>> {
     let text = text.trim();
     let text = if text == "startpos" { XIANGQI_START } else { text };
     let setup = parse(text).map_err(PositionTextError::Fen)?;
@@ -279,7 +279,7 @@ pub fn xiangqi(
 /// is the usual start.
 pub fn janggi(
     text: &str,
-) -> Result<crate::rules::janggi::Position, PositionTextError<crate::rules::janggi::PositionError>> {
+) -> Result<crate::rules::janggi::Position, PositionTextError<crate::rules::setup::PositionError>> {
     let text = text.trim();
     let text = if text == "startpos" { JANGGI_START } else { text };
     let setup = parse(text).map_err(PositionTextError::Fen)?;

@@ -3,7 +3,7 @@
 
 use chuhe::notation::fen::{self, FenError, PositionTextError};
 use chuhe::rules::types::{Color, Move, Piece, PieceKind, Square};
-use chuhe::rules::xiangqi::{Position, PositionError};
+use chuhe::rules::xiangqi::{Position, PositionError, PositionProblem};
 
 fn sq(s: &str) -> Square {
     Square::parse(s).unwrap_or_else(|| panic!("bad square {s}"))
@@ -29,13 +29,13 @@ fn fen_error(text: &str) -> FenError {
 }
 
 /// The validation error of a FEN that parses but is no Xiangqi position.
-fn position_error(text: &str) -> PositionError {
+fn position_error(text: &str) -> PositionProblem {
     let setup = fen::parse(text).unwrap_or_else(|e| panic!("{text:?} does not parse: {e}"));
     match fen::xiangqi(text) {
         Err(PositionTextError::Invalid(e)) => {
             assert_eq!(Position::from_setup(setup), Err(e.clone()));
             assert!(!e.to_string().is_empty());
-            e
+            e.problem
         }
         other => panic!("{text:?}: expected a validation error, got {other:?}"),
     }
@@ -212,23 +212,23 @@ fn trailing_fields() {
 fn too_many_pieces_of_a_kind() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/RRR6/4K4 w - - 0 1"),
-        PositionError::TooManyPieces { piece: red(PieceKind::Chariot), count: 3, max: 2 }
+        PositionProblem::TooManyPieces { piece: red(PieceKind::Chariot), count: 3, max: 2 }
     );
     assert_eq!(
         position_error("3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::TooManyPieces { piece: red(PieceKind::Pawn), count: 6, max: 5 }
+        PositionProblem::TooManyPieces { piece: red(PieceKind::Pawn), count: 6, max: 5 }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/4A4/3AKA3 w - - 0 1"),
-        PositionError::TooManyPieces { piece: red(PieceKind::Advisor), count: 3, max: 2 }
+        PositionProblem::TooManyPieces { piece: red(PieceKind::Advisor), count: 3, max: 2 }
     );
     assert_eq!(
         position_error("3k5/9/nnn6/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::TooManyPieces { piece: black(PieceKind::Horse), count: 3, max: 2 }
+        PositionProblem::TooManyPieces { piece: black(PieceKind::Horse), count: 3, max: 2 }
     );
     assert_eq!(
         position_error("3k5/9/9/ccc6/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::TooManyPieces { piece: black(PieceKind::Cannon), count: 3, max: 2 }
+        PositionProblem::TooManyPieces { piece: black(PieceKind::Cannon), count: 3, max: 2 }
     );
     // The full armies are fine.
     valid(fen::XIANGQI_START);
@@ -238,24 +238,24 @@ fn too_many_pieces_of_a_kind() {
 fn no_general() {
     assert_eq!(
         position_error("9/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::GeneralCount { color: Color::Black, count: 0 }
+        PositionProblem::GeneralCount { color: Color::Black, count: 0 }
     );
     assert_eq!(
         position_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1"),
-        PositionError::GeneralCount { color: Color::Red, count: 0 }
+        PositionProblem::GeneralCount { color: Color::Red, count: 0 }
     );
-    assert_eq!(position_error("9/9/9/9/9/9/9/9/9/9 w"), PositionError::GeneralCount { color: Color::Red, count: 0 });
+    assert_eq!(position_error("9/9/9/9/9/9/9/9/9/9 w"), PositionProblem::GeneralCount { color: Color::Red, count: 0 });
 }
 
 #[test]
 fn two_generals() {
     assert_eq!(
         position_error("3kk4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::GeneralCount { color: Color::Black, count: 2 }
+        PositionProblem::GeneralCount { color: Color::Black, count: 2 }
     );
     assert_eq!(
         position_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBKKABNR w - - 0 1"),
-        PositionError::GeneralCount { color: Color::Red, count: 2 }
+        PositionProblem::GeneralCount { color: Color::Red, count: 2 }
     );
 }
 
@@ -263,20 +263,20 @@ fn two_generals() {
 fn general_outside_palace() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/9/6K2 w - - 0 1"),
-        PositionError::OutsidePalace { piece: red(PieceKind::General), square: sq("g0") }
+        PositionProblem::OutsidePalace { piece: red(PieceKind::General), square: sq("g0") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/9/4K4/9/9/9 w - - 0 1"),
-        PositionError::OutsidePalace { piece: red(PieceKind::General), square: sq("e3") }
+        PositionProblem::OutsidePalace { piece: red(PieceKind::General), square: sq("e3") }
     );
     assert_eq!(
         position_error("9/9/9/3k5/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::OutsidePalace { piece: black(PieceKind::General), square: sq("d6") }
+        PositionProblem::OutsidePalace { piece: black(PieceKind::General), square: sq("d6") }
     );
     // In the other side's palace.
     assert_eq!(
         position_error("3kK4/9/9/9/9/9/9/9/9/9 w - - 0 1"),
-        PositionError::OutsidePalace { piece: red(PieceKind::General), square: sq("e9") }
+        PositionProblem::OutsidePalace { piece: red(PieceKind::General), square: sq("e9") }
     );
 }
 
@@ -284,11 +284,11 @@ fn general_outside_palace() {
 fn advisor_outside_palace() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/9/2A1K4 w - - 0 1"),
-        PositionError::OutsidePalace { piece: red(PieceKind::Advisor), square: sq("c0") }
+        PositionProblem::OutsidePalace { piece: red(PieceKind::Advisor), square: sq("c0") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/9/4a4/9/9/4K4 w - - 0 1"),
-        PositionError::OutsidePalace { piece: black(PieceKind::Advisor), square: sq("e3") }
+        PositionProblem::OutsidePalace { piece: black(PieceKind::Advisor), square: sq("e3") }
     );
 }
 
@@ -296,15 +296,15 @@ fn advisor_outside_palace() {
 fn advisor_on_unreachable_palace_point() {
     assert_eq!(
         position_error("5k3/9/9/9/9/9/9/9/9/3KA4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Advisor), square: sq("e0") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Advisor), square: sq("e0") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/3A5/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Advisor), square: sq("d1") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Advisor), square: sq("d1") }
     );
     assert_eq!(
         position_error("3k5/3a5/9/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: black(PieceKind::Advisor), square: sq("d8") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Advisor), square: sq("d8") }
     );
     // The five advisor points of each side are fine.
     for point in ["d0", "f0", "e1", "d2", "f2"] {
@@ -317,11 +317,11 @@ fn advisor_on_unreachable_palace_point() {
 fn elephant_across_the_river() {
     assert_eq!(
         position_error("3k5/9/9/9/2B6/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::ElephantAcrossRiver { piece: red(PieceKind::Elephant), square: sq("c5") }
+        PositionProblem::ElephantAcrossRiver { piece: red(PieceKind::Elephant), square: sq("c5") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/2b6/9/9/9/4K4 w - - 0 1"),
-        PositionError::ElephantAcrossRiver { piece: black(PieceKind::Elephant), square: sq("c4") }
+        PositionProblem::ElephantAcrossRiver { piece: black(PieceKind::Elephant), square: sq("c4") }
     );
 }
 
@@ -329,15 +329,15 @@ fn elephant_across_the_river() {
 fn elephant_on_unreachable_point() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/1B7/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Elephant), square: sq("b1") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Elephant), square: sq("b1") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/4B4/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Elephant), square: sq("e4") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Elephant), square: sq("e4") }
     );
     assert_eq!(
         position_error("3k5/9/9/4b4/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: black(PieceKind::Elephant), square: sq("e6") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Elephant), square: sq("e6") }
     );
     // The seven elephant points of each side are fine.
     for point in ["c0", "g0", "a2", "e2", "i2", "c4", "g4"] {
@@ -350,11 +350,11 @@ fn elephant_on_unreachable_point() {
 fn pawn_behind_its_start() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("a2") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("a2") }
     );
     assert_eq!(
         position_error("3k5/9/p8/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("a7") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("a7") }
     );
 }
 
@@ -362,15 +362,15 @@ fn pawn_behind_its_start() {
 fn pawn_beside_its_start_before_the_river() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("b3") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("b3") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/3P5/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("d4") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("d4") }
     );
     assert_eq!(
         position_error("3k5/9/9/1p7/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionError::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("b6") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("b6") }
     );
     // Once across the river a pawn may stand on any file, up to the last rank.
     valid("3k1P3/9/9/9/1P7/9/9/9/9/4K4 w - - 0 1");
@@ -381,17 +381,17 @@ fn pawn_beside_its_start_before_the_river() {
 fn side_not_to_move_in_check() {
     assert_eq!(
         position_error("4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1"),
-        PositionError::OpponentInCheck { checkers: vec![sq("e5")] }
+        PositionProblem::OpponentInCheck { checkers: vec![sq("e5")] }
     );
     // Two checkers, listed by point (rank, then file).
     assert_eq!(
         position_error("4k4/9/3N5/9/4R4/9/9/9/9/3K5 w - - 0 1"),
-        PositionError::OpponentInCheck { checkers: vec![sq("e5"), sq("d7")] }
+        PositionProblem::OpponentInCheck { checkers: vec![sq("e5"), sq("d7")] }
     );
     // Red in check with Black to move, by a cannon over a screen.
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/4c4/4A4/4K4 b - - 0 1"),
-        PositionError::OpponentInCheck { checkers: vec![sq("e2")] }
+        PositionProblem::OpponentInCheck { checkers: vec![sq("e2")] }
     );
     // The side to move may be in check.
     assert!(valid("4k4/9/9/9/4R4/9/9/9/9/3K5 b - - 0 1").in_check());
@@ -399,18 +399,18 @@ fn side_not_to_move_in_check() {
 
 #[test]
 fn generals_facing_on_an_open_file() {
-    assert_eq!(position_error("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"), PositionError::GeneralsFacing { file: 4 });
-    assert_eq!(position_error("3k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1"), PositionError::GeneralsFacing { file: 3 });
-    assert_eq!(position_error("9/5k3/9/9/9/9/9/5K3/9/9 w - - 0 1"), PositionError::GeneralsFacing { file: 5 });
+    assert_eq!(position_error("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"), PositionProblem::GeneralsFacing { file: 4 });
+    assert_eq!(position_error("3k5/9/9/9/9/9/9/9/9/3K5 b - - 0 1"), PositionProblem::GeneralsFacing { file: 3 });
+    assert_eq!(position_error("9/5k3/9/9/9/9/9/5K3/9/9 w - - 0 1"), PositionProblem::GeneralsFacing { file: 5 });
     // A piece between them closes the file.
     valid("4k4/9/9/9/4p4/9/9/9/9/4K4 w - - 0 1");
 }
 
 #[test]
 fn error_messages_name_the_point() {
-    let e = position_error("3k5/9/9/9/9/9/9/9/9/6K2 w - - 0 1");
+    let e = fen::xiangqi("3k5/9/9/9/9/9/9/9/9/6K2 w - - 0 1").unwrap_err();
     assert!(e.to_string().contains("g0"), "{e}");
-    let e = position_error("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    let e = fen::xiangqi("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1").unwrap_err();
     assert!(e.to_string().contains('e'), "{e}");
     let e = fen_error("rnbakabnr/9/1c5c1/p1p1p1p1p/9/4x4/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
     assert!(e.to_string().contains("e4"), "{e}");
@@ -485,25 +485,25 @@ fn every_point_of_every_piece() {
                     PieceKind::General => {
                         let text = placement(&[(&at, piece.fen_char()), (theirs, their_letter)], side);
                         let expected = if !in_palace {
-                            Err(PositionError::OutsidePalace { piece, square: point })
+                            Err(PositionProblem::OutsidePalace { piece, square: point })
                         } else if at.starts_with('f') {
-                            Err(PositionError::GeneralsFacing { file: 5 })
+                            Err(PositionProblem::GeneralsFacing { file: 5 })
                         } else {
                             Ok(())
                         };
                         assert_eq!(fen::xiangqi(&text).map(|_| ()).map_err(strip), expected, "{text}");
                         continue;
                     }
-                    PieceKind::Advisor if !in_palace => Err(PositionError::OutsidePalace { piece, square: point }),
+                    PieceKind::Advisor if !in_palace => Err(PositionProblem::OutsidePalace { piece, square: point }),
                     PieceKind::Advisor if (f + r) % 2 == 0 => {
-                        Err(PositionError::UnreachablePoint { piece, square: point })
+                        Err(PositionProblem::UnreachablePoint { piece, square: point })
                     }
-                    PieceKind::Elephant if r > 4 => Err(PositionError::ElephantAcrossRiver { piece, square: point }),
+                    PieceKind::Elephant if r > 4 => Err(PositionProblem::ElephantAcrossRiver { piece, square: point }),
                     PieceKind::Elephant if !(f % 2 == 0 && r % 2 == 0 && (f / 2 + r / 2) % 2 == 1) => {
-                        Err(PositionError::UnreachablePoint { piece, square: point })
+                        Err(PositionProblem::UnreachablePoint { piece, square: point })
                     }
                     PieceKind::Pawn if r < 3 || (r < 5 && f % 2 == 1) => {
-                        Err(PositionError::UnreachablePoint { piece, square: point })
+                        Err(PositionProblem::UnreachablePoint { piece, square: point })
                     }
                     _ => Ok(()),
                 };
@@ -515,9 +515,9 @@ fn every_point_of_every_piece() {
     }
 }
 
-fn strip(e: PositionTextError<PositionError>) -> PositionError {
+fn strip(e: PositionTextError<PositionError>) -> PositionProblem {
     match e {
-        PositionTextError::Invalid(e) => e,
+        PositionTextError::Invalid(e) => e.problem,
         PositionTextError::Fen(e) => panic!("bad FEN text: {e}"),
     }
 }

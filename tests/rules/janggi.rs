@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use chuhe::notation::fen::{self, PositionTextError};
 use chuhe::rules::Status;
 use chuhe::rules::board::Board;
-use chuhe::rules::janggi::{Position, PositionError, Setup4, start_position};
+use chuhe::rules::janggi::{Position, PositionError, PositionProblem, Setup4, start_position};
 use chuhe::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 use proptest::prelude::*;
 
@@ -31,23 +31,23 @@ fn mv(text: &str) -> Move {
 #[test]
 fn rejects_a_missing_general() {
     let e = invalid("3a1a3/9/9/9/9/9/9/9/4K4/9 w - - 0 1");
-    assert_eq!(e, PositionError::GeneralCount { color: Color::Black, count: 0 });
+    assert_eq!(e.problem, PositionProblem::GeneralCount { color: Color::Black, count: 0 });
 }
 
 #[test]
 fn rejects_two_generals() {
     let e = invalid("4k4/9/9/9/9/9/9/9/3KK4/9 w - - 0 1");
-    assert_eq!(e, PositionError::GeneralCount { color: Color::Red, count: 2 });
+    assert_eq!(e.problem, PositionProblem::GeneralCount { color: Color::Red, count: 2 });
 }
 
 #[test]
 fn rejects_too_many_pieces_of_a_kind() {
     let e = invalid("4k4/9/9/9/9/9/9/RRR6/4K4/9 w - - 0 1");
     let chariot = Piece::new(Color::Red, PieceKind::Chariot);
-    assert_eq!(e, PositionError::TooManyPieces { piece: chariot, count: 3, max: 2 });
+    assert_eq!(e.problem, PositionProblem::TooManyPieces { piece: chariot, count: 3, max: 2 });
     let e = invalid("4k4/9/9/pp1pp1pp1/9/9/9/9/4K4/9 w - - 0 1");
     let soldier = Piece::new(Color::Black, PieceKind::Pawn);
-    assert_eq!(e, PositionError::TooManyPieces { piece: soldier, count: 6, max: 5 });
+    assert_eq!(e.problem, PositionProblem::TooManyPieces { piece: soldier, count: 6, max: 5 });
     for (text, kind) in [
         ("4k4/9/9/9/9/9/9/9/3AKA3/4A4 w - - 0 1", PieceKind::Advisor),
         ("4k4/9/9/9/9/BBB6/9/9/4K4/9 w - - 0 1", PieceKind::Elephant),
@@ -55,7 +55,7 @@ fn rejects_too_many_pieces_of_a_kind() {
         ("4k4/9/9/9/9/CCC6/9/9/4K4/9 w - - 0 1", PieceKind::Cannon),
     ] {
         assert!(
-            matches!(invalid(text), PositionError::TooManyPieces { piece, count: 3, max: 2 } if piece.kind() == kind),
+            matches!(invalid(text).problem, PositionProblem::TooManyPieces { piece, count: 3, max: 2 } if piece.kind() == kind),
             "{text}"
         );
     }
@@ -65,23 +65,29 @@ fn rejects_too_many_pieces_of_a_kind() {
 fn rejects_a_general_or_guard_outside_its_palace() {
     let e = invalid("4k4/9/9/9/9/9/9/9/9/2K6 w - - 0 1");
     let general = Piece::new(Color::Red, PieceKind::General);
-    assert_eq!(e, PositionError::OutsidePalace { piece: general, square: sq("c0") });
+    assert_eq!(e.problem, PositionProblem::OutsidePalace { piece: general, square: sq("c0") });
     // Han's guard in Cho's palace.
     let e = invalid("4k4/9/9/9/9/9/9/9/4K4/3a5 w - - 0 1");
     let guard = Piece::new(Color::Black, PieceKind::Advisor);
-    assert_eq!(e, PositionError::OutsidePalace { piece: guard, square: sq("d0") });
+    assert_eq!(e.problem, PositionProblem::OutsidePalace { piece: guard, square: sq("d0") });
     let e = invalid("4k4/9/9/9/9/9/9/9/4K1A2/9 w - - 0 1");
-    assert_eq!(e, PositionError::OutsidePalace { piece: Piece::new(Color::Red, PieceKind::Advisor), square: sq("g1") });
+    assert_eq!(
+        e.problem,
+        PositionProblem::OutsidePalace { piece: Piece::new(Color::Red, PieceKind::Advisor), square: sq("g1") }
+    );
 }
 
 #[test]
 fn rejects_a_soldier_behind_its_start_rank() {
     let e = invalid("4k4/9/9/9/9/9/9/P8/4K4/9 w - - 0 1");
-    assert_eq!(e, PositionError::UnreachablePoint { piece: Piece::new(Color::Red, PieceKind::Pawn), square: sq("a2") });
+    assert_eq!(
+        e.problem,
+        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Red, PieceKind::Pawn), square: sq("a2") }
+    );
     let e = invalid("4k4/8p/9/9/9/9/9/9/4K4/9 w - - 0 1");
     assert_eq!(
-        e,
-        PositionError::UnreachablePoint { piece: Piece::new(Color::Black, PieceKind::Pawn), square: sq("i8") }
+        e.problem,
+        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Black, PieceKind::Pawn), square: sq("i8") }
     );
     // On the start ranks and anywhere forward is fine, sideways included.
     fen::janggi("4k4/9/9/P7p/9/9/p7P/9/4K4/9 w - - 0 1").unwrap();
@@ -91,19 +97,19 @@ fn rejects_a_soldier_behind_its_start_rank() {
 fn rejects_the_side_not_to_move_in_check() {
     // Cho's chariot attacks Han's general and Cho is to move.
     let e = invalid("4k4/9/9/9/4R4/9/9/9/4K4/9 w - - 0 1");
-    assert_eq!(e, PositionError::OpponentInCheck { checkers: vec![sq("e5")] });
+    assert_eq!(e.problem, PositionProblem::OpponentInCheck { checkers: vec![sq("e5")] });
     // With Han to move it is Han's check, and a position.
     assert!(fen::janggi("4k4/9/9/9/4R4/9/9/9/4K4/9 b - - 0 1").unwrap().in_check());
     // A cannon over a screen, and along a palace diagonal.
     let e = invalid("4k4/9/9/9/4P4/9/9/9/4C4/3K5 w - - 0 1");
-    assert_eq!(e, PositionError::OpponentInCheck { checkers: vec![sq("e1")] });
+    assert_eq!(e.problem, PositionProblem::OpponentInCheck { checkers: vec![sq("e1")] });
     let e = invalid("5k3/4a4/3C5/9/9/9/9/9/9/4K4 w - - 0 1");
-    assert_eq!(e, PositionError::OpponentInCheck { checkers: vec![sq("d7")] });
+    assert_eq!(e.problem, PositionProblem::OpponentInCheck { checkers: vec![sq("d7")] });
     // A cannon does not jump another cannon.
     fen::janggi("4k4/9/9/9/4c4/9/9/9/4C4/3K5 w - - 0 1").unwrap();
     // An elephant's check.
     let e = invalid("4k4/9/9/6B2/9/9/9/9/9/4K4 w - - 0 1");
-    assert_eq!(e, PositionError::OpponentInCheck { checkers: vec![sq("g6")] });
+    assert_eq!(e.problem, PositionProblem::OpponentInCheck { checkers: vec![sq("g6")] });
     // Blocked on its way: no check.
     fen::janggi("4k4/5P3/9/6B2/9/9/9/9/9/4K4 w - - 0 1").unwrap();
 }

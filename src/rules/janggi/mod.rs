@@ -33,6 +33,7 @@ use super::Status;
 use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::illegal::IllegalMove;
 use super::setup::Setup;
+pub use super::setup::{BoardVariant, PositionError, PositionProblem};
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 pub use crate::rules::illegal::IllegalReason;
 use tables::{PALACE, SOLDIER_POINTS};
@@ -62,72 +63,6 @@ pub struct Undo {
     passes: u8,
 }
 
-/// Why an arrangement of pieces is not a Janggi position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// A side has no general, or more than one.
-    GeneralCount {
-        /// The side.
-        color: Color,
-        /// Its generals.
-        count: u32,
-    },
-    /// More pieces of a kind than a side starts with.
-    TooManyPieces {
-        /// The piece.
-        piece: Piece,
-        /// How many stand on the board.
-        count: u32,
-        /// How many a side starts with.
-        max: u32,
-    },
-    /// A general or a guard outside its palace.
-    OutsidePalace {
-        /// The piece.
-        piece: Piece,
-        /// Its point.
-        square: Square,
-    },
-    /// A soldier behind its start rank, where it can never go.
-    UnreachablePoint {
-        /// The piece.
-        piece: Piece,
-        /// Its point.
-        square: Square,
-    },
-    /// The side that is not to move is in check: the mover could take the general.
-    OpponentInCheck {
-        /// The points of the pieces that give check.
-        checkers: Vec<Square>,
-    },
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let who = |p: &Piece| format!("{} {}", side_name(p.color()), kind_name(p.kind()));
-        match self {
-            PositionError::GeneralCount { color, count } => {
-                write!(f, "{} has {count} generals, needs exactly one", side_name(*color))
-            }
-            PositionError::TooManyPieces { piece, count, max } => {
-                write!(f, "{count} pieces of kind {} ('{}'), at most {max}", who(piece), piece.fen_char())
-            }
-            PositionError::OutsidePalace { piece, square } => {
-                write!(f, "{} on {square} is outside its palace", who(piece))
-            }
-            PositionError::UnreachablePoint { piece, square } => {
-                write!(f, "{} on {square} stands behind its start rank", who(piece))
-            }
-            PositionError::OpponentInCheck { checkers } => {
-                let list: Vec<String> = checkers.iter().map(|s| s.to_string()).collect();
-                write!(f, "the side not to move is in check (from {})", list.join(", "))
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
 /// Janggi's names of the sides: Cho moves first.
 pub const fn side_name(c: Color) -> &'static str {
     match c {
@@ -144,9 +79,6 @@ pub const fn kind_name(k: PieceKind) -> &'static str {
         other => other.name(),
     }
 }
-
-/// The most pieces of each kind a side starts with.
-const MAX_PIECES: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
 
 /// The four ways a side may set up its horses and elephants, read left to right from
 /// that side's own view over the four points between its chariots and guards.
@@ -234,29 +166,20 @@ impl Position {
 
     /// Validates a setup. This is the only way to build a position from pieces.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        let b = &setup.board;
-        for color in Color::ALL {
-            let n = b.count(Piece::new(color, PieceKind::General));
-            if n != 1 {
-                return Err(PositionError::GeneralCount { color, count: n });
-            }
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                let (count, max) = (b.count(piece), MAX_PIECES[kind.index()]);
-                if count > max {
-                    return Err(PositionError::TooManyPieces { piece, count, max });
-                }
-            }
+        let invalid = |problem| PositionError { variant: BoardVariant::Janggi, problem };
+        if let Some(problem) = setup.count_problem() {
+            return Err(invalid(problem));
         }
+        let b = &setup.board;
         for (square, piece) in b.iter() {
             let c = piece.color().index();
             let at = bit(square);
             match piece.kind() {
                 PieceKind::General | PieceKind::Advisor if at & PALACE[c] == 0 => {
-                    return Err(PositionError::OutsidePalace { piece, square });
+                    return Err(invalid(PositionProblem::OutsidePalace { piece, square }));
                 }
                 PieceKind::Pawn if at & SOLDIER_POINTS[c] == 0 => {
-                    return Err(PositionError::UnreachablePoint { piece, square });
+                    return Err(invalid(PositionProblem::UnreachablePoint { piece, square }));
                 }
                 _ => {}
             }
@@ -271,7 +194,7 @@ impl Position {
         if let Some(general) = pos.board.general(pos.turn.other()) {
             let checkers = movegen::attackers_of(&pos.board, general, pos.turn);
             if checkers != 0 {
-                return Err(PositionError::OpponentInCheck { checkers: squares(checkers).collect() });
+                return Err(invalid(PositionProblem::OpponentInCheck { checkers: squares(checkers).collect() }));
             }
         }
         Ok(pos)

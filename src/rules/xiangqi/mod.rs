@@ -28,6 +28,7 @@ use super::Status;
 use super::board::{self, Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 pub use super::illegal::IllegalMove;
 use super::setup::Setup;
+pub use super::setup::{BoardVariant, PositionError, PositionProblem};
 
 /// A Xiangqi game record: start position, moves, current position, and the rules of a
 /// handicap start when it has one.
@@ -58,95 +59,6 @@ pub struct Undo {
     fullmove_number: u32,
 }
 
-/// Why an arrangement of pieces is not a Xiangqi position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PositionError {
-    /// A side has no general, or more than one.
-    GeneralCount {
-        /// The side.
-        color: Color,
-        /// Its generals.
-        count: u32,
-    },
-    /// More pieces of a kind than a side starts with.
-    TooManyPieces {
-        /// The piece.
-        piece: Piece,
-        /// How many stand on the board.
-        count: u32,
-        /// How many a side starts with.
-        max: u32,
-    },
-    /// A general or an advisor outside its palace.
-    OutsidePalace {
-        /// The piece.
-        piece: Piece,
-        /// Its point.
-        square: Square,
-    },
-    /// An elephant across the river.
-    ElephantAcrossRiver {
-        /// The piece.
-        piece: Piece,
-        /// Its point.
-        square: Square,
-    },
-    /// A piece on a point it can never reach from its start (an advisor off the palace
-    /// diagonals, an elephant off its seven points, a pawn behind its start or beside it
-    /// before the river).
-    UnreachablePoint {
-        /// The piece.
-        piece: Piece,
-        /// Its point.
-        square: Square,
-    },
-    /// The side that is not to move is in check: the mover could take the general.
-    OpponentInCheck {
-        /// The points of the pieces that give check.
-        checkers: Vec<Square>,
-    },
-    /// The generals face each other on an open file.
-    GeneralsFacing {
-        /// The file (0-8 from Red's left).
-        file: u8,
-    },
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let who = |p: &Piece| format!("{} {}", p.color().name(), p.kind().name());
-        match self {
-            PositionError::GeneralCount { color, count } => {
-                write!(f, "{} has {count} generals, needs exactly one", color.name())
-            }
-            PositionError::TooManyPieces { piece, count, max } => {
-                write!(f, "{count} pieces of kind {} ('{}'), at most {max}", who(piece), piece.fen_char())
-            }
-            PositionError::OutsidePalace { piece, square } => {
-                write!(f, "{} on {square} is outside its palace", who(piece))
-            }
-            PositionError::ElephantAcrossRiver { piece, square } => {
-                write!(f, "{} on {square} is across the river", who(piece))
-            }
-            PositionError::UnreachablePoint { piece, square } => {
-                write!(f, "{} on {square} stands where it can never go", who(piece))
-            }
-            PositionError::OpponentInCheck { checkers } => {
-                let list: Vec<String> = checkers.iter().map(|s| s.to_string()).collect();
-                write!(f, "the side not to move is in check (from {})", list.join(", "))
-            }
-            PositionError::GeneralsFacing { file } => {
-                write!(f, "the generals face each other on file {}", (b'a' + file) as char)
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
-/// The most pieces of each kind a side starts with.
-const MAX_PIECES: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
-
 impl Position {
     /// The initial position, FEN `rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1`.
     pub fn startpos() -> Position {
@@ -176,40 +88,33 @@ impl Position {
 
     /// Validates a setup. This is the only way to build a position from pieces.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        let b = &setup.board;
-        for color in Color::ALL {
-            let n = b.count(Piece::new(color, PieceKind::General));
-            if n != 1 {
-                return Err(PositionError::GeneralCount { color, count: n });
-            }
-            for kind in PieceKind::ALL {
-                let piece = Piece::new(color, kind);
-                let (count, max) = (b.count(piece), MAX_PIECES[kind.index()]);
-                if count > max {
-                    return Err(PositionError::TooManyPieces { piece, count, max });
-                }
-            }
+        let invalid = |problem| PositionError { variant: BoardVariant::Xiangqi, problem };
+        if let Some(problem) = setup.count_problem() {
+            return Err(invalid(problem));
         }
+        let b = &setup.board;
         for (square, piece) in b.iter() {
             let c = piece.color().index();
             let at = bit(square);
             let error = match piece.kind() {
-                PieceKind::General if at & PALACE[c] == 0 => Some(PositionError::OutsidePalace { piece, square }),
-                PieceKind::Advisor if at & PALACE[c] == 0 => Some(PositionError::OutsidePalace { piece, square }),
+                PieceKind::General if at & PALACE[c] == 0 => Some(PositionProblem::OutsidePalace { piece, square }),
+                PieceKind::Advisor if at & PALACE[c] == 0 => Some(PositionProblem::OutsidePalace { piece, square }),
                 PieceKind::Advisor if at & ADVISOR_POINTS[c] == 0 => {
-                    Some(PositionError::UnreachablePoint { piece, square })
+                    Some(PositionProblem::UnreachablePoint { piece, square })
                 }
                 PieceKind::Elephant if !tables::own_side(c, square.rank() as i32) => {
-                    Some(PositionError::ElephantAcrossRiver { piece, square })
+                    Some(PositionProblem::ElephantAcrossRiver { piece, square })
                 }
                 PieceKind::Elephant if at & ELEPHANT_POINTS[c] == 0 => {
-                    Some(PositionError::UnreachablePoint { piece, square })
+                    Some(PositionProblem::UnreachablePoint { piece, square })
                 }
-                PieceKind::Pawn if at & PAWN_POINTS[c] == 0 => Some(PositionError::UnreachablePoint { piece, square }),
+                PieceKind::Pawn if at & PAWN_POINTS[c] == 0 => {
+                    Some(PositionProblem::UnreachablePoint { piece, square })
+                }
                 _ => None,
             };
-            if let Some(e) = error {
-                return Err(e);
+            if let Some(problem) = error {
+                return Err(invalid(problem));
             }
         }
         let pos = Position {
@@ -219,13 +124,13 @@ impl Position {
             fullmove_number: setup.fullmove_number.max(1),
         };
         if let Some(file) = pos.board.generals_facing() {
-            return Err(PositionError::GeneralsFacing { file });
+            return Err(invalid(PositionProblem::GeneralsFacing { file }));
         }
         let them = pos.turn.other();
         if let Some(king) = pos.board.general(them) {
             let checkers = movegen::attackers_of(&pos, king, pos.turn);
             if checkers != 0 {
-                return Err(PositionError::OpponentInCheck { checkers: squares(checkers).collect() });
+                return Err(invalid(PositionProblem::OpponentInCheck { checkers: squares(checkers).collect() }));
             }
         }
         Ok(pos)
