@@ -212,11 +212,6 @@ pub fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
     progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
 }
 
-/// Is this a Three Kingdoms position (served by [`three_kingdoms_analysis`])?
-fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
-    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
-}
-
 /// Analyze on the calling thread, with no deadline but the request's limits (the
 /// command line's `chuhe analyze`): `on_depth` sees each finished depth as
 /// AnalyzeStream would send it.
@@ -226,7 +221,7 @@ pub fn analyze_here(
     limits: ContentLimits,
     on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
 ) -> Result<proto::AnalyzeResponse, Error> {
-    if is_three_kingdoms(r.position.as_ref()) {
+    if convert::is_three_kingdoms(r.position.as_ref()) {
         return three_kingdoms_analysis::analyze_here(engine, r, limits, on_depth);
     }
     let position = r.position.as_ref();
@@ -282,7 +277,7 @@ pub async fn analyze(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    if is_three_kingdoms(r.position.as_ref()) {
+    if convert::is_three_kingdoms(r.position.as_ref()) {
         return three_kingdoms_analysis::analyze(engine, r, limits, deadline).await;
     }
     let job = analyze_job(engine, r, limits, deadline)?;
@@ -299,7 +294,7 @@ pub async fn analyze_stream(
     deadline: Option<Deadline>,
 ) -> Result<ProgressStream, Error> {
     let r = &analyze_request(r);
-    if is_three_kingdoms(r.position.as_ref()) {
+    if convert::is_three_kingdoms(r.position.as_ref()) {
         return three_kingdoms_analysis::analyze_stream(engine, r, limits, deadline).await;
     }
     let job = analyze_job(engine, r, limits, deadline)?;
@@ -320,7 +315,7 @@ pub async fn hint(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
-    if is_three_kingdoms(r.position.as_ref()) {
+    if convert::is_three_kingdoms(r.position.as_ref()) {
         return three_kingdoms_analysis::hint(engine, r, limits, deadline).await;
     }
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
@@ -342,7 +337,7 @@ pub async fn evaluate_draw_offer(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    if is_three_kingdoms(r.position.as_ref()) {
+    if convert::is_three_kingdoms(r.position.as_ref()) {
         return three_kingdoms_analysis::evaluate_draw_offer(engine, r, limits, deadline).await;
     }
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };

@@ -105,7 +105,7 @@ fn side(c: Color) -> usize {
 /// budget, the lines and the clock data.
 pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLimits) -> Result<Audit, Error> {
     let position = required(r.position.as_ref(), "position")?;
-    if position.variant == proto::Variant::ThreeKingdoms as i32 {
+    if convert::is_three_kingdoms(Some(position)) {
         return Err(bad_request(
             "position.variant",
             "audits serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move",

@@ -20,7 +20,7 @@ pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Error> {
-    if is_three_kingdoms(req) {
+    if convert::is_three_kingdoms(req.position.as_ref()) {
         return three_kingdoms::list_legal_moves(req, limits);
     }
     list_legal_moves_encoded(req, limits)?
@@ -28,15 +28,10 @@ pub fn list_legal_moves(
         .map_err(|e| Error::Internal(format!("move list written wrong: {e}")))
 }
 
-/// Three Kingdoms lists are built as messages (the written list covers the 9x10 variants).
-fn is_three_kingdoms(req: &proto::ListLegalMovesRequest) -> bool {
-    req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
-}
-
 /// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
 /// variants write them straight from the moves (see [`super::wire`]).
 pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Error> {
-    if is_three_kingdoms(req) {
+    if convert::is_three_kingdoms(req.position.as_ref()) {
         return three_kingdoms::list_legal_moves(req, limits).map(|r| Encoded(r.encode_to_vec()));
     }
     let position = required(req.position.as_ref(), "position")?;
@@ -90,7 +85,7 @@ pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Error> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+    if convert::is_three_kingdoms(req.position.as_ref()) {
         return three_kingdoms::validate_move(req, limits);
     }
     let position = required(req.position.as_ref(), "position")?;
@@ -154,7 +149,7 @@ pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+    if convert::is_three_kingdoms(req.position.as_ref()) {
         return three_kingdoms::validate_game(req, limits);
     }
     let position = required(req.position.as_ref(), "position")?;
@@ -186,7 +181,7 @@ pub fn validate_game(
 
 /// Adjudicate: the result of a game record under a rule set.
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
-    if req.position.as_ref().is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32) {
+    if convert::is_three_kingdoms(req.position.as_ref()) {
         return three_kingdoms::adjudicate(req, limits);
     }
     let position = required(req.position.as_ref(), "position")?;

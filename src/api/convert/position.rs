@@ -41,6 +41,13 @@ pub const fn proto_variant(v: Variant) -> proto::Variant {
     }
 }
 
+/// Is the request's position a Three Kingdoms one? Its requests are answered by
+/// `api::three_kingdoms` and `api::three_kingdoms_analysis` (a game of its own
+/// types); every other value goes the 9x10 way, which checks it ([`variant`]).
+pub fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
+    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
+}
+
 /// Reads the variant field of a 9x10 game: unknown or unspecified is
 /// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms answer it in
 /// `api::three_kingdoms` before they get here; the others (notations and records)
