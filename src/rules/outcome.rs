@@ -157,6 +157,15 @@ impl Ruling {
         Ruling { result, termination: Some(termination), at_fault, explanation, ..Ruling::ongoing(ply) }
     }
 
+    /// The ruling of a whole record of `plies` moves: `decided`, with the moves played
+    /// after its end counted, or a game that goes on.
+    pub fn of_record(decided: Option<Ruling>, plies: usize) -> Ruling {
+        match decided {
+            Some(r) => Ruling { moves_after_end: plies - r.decided_at_ply, ..r },
+            None => Ruling::ongoing(plies),
+        }
+    }
+
     /// A game that goes on after `plies` plies.
     pub fn ongoing(plies: usize) -> Ruling {
         Ruling {

@@ -104,13 +104,7 @@ pub fn adjudicate(
         }
         Ok(())
     })?;
-    Ok(match ruling {
-        Some(mut r) => {
-            r.moves_after_end = moves.len() - r.decided_at_ply;
-            r
-        }
-        None => Ruling::ongoing(moves.len()),
-    })
+    Ok(Ruling::of_record(ruling, moves.len()))
 }
 
 fn judge(game: &Game, rules: RuleSet, events: &[Event]) -> Result<Option<Ruling>, AdjudicationError> {

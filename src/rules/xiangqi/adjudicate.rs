@@ -147,13 +147,7 @@ pub fn adjudicate_with_handicap(
         }
         Ok(())
     })?;
-    Ok(match ruling {
-        Some(mut r) => {
-            r.moves_after_end = moves.len() - r.decided_at_ply;
-            r
-        }
-        None => Ruling::ongoing(moves.len()),
-    })
+    Ok(Ruling::of_record(ruling, moves.len()))
 }
 
 /// Judges the game as it stands after its last ply, by the board and its history.
