@@ -34,6 +34,24 @@ pub enum BoardVariant {
     Janggi,
 }
 
+impl BoardVariant {
+    /// The variant's name of a side: `red`, or Janggi's `cho`.
+    pub fn side_name(self, c: Color) -> &'static str {
+        match self {
+            BoardVariant::Xiangqi => c.name(),
+            BoardVariant::Janggi => janggi::side_name(c),
+        }
+    }
+
+    /// The variant's name of a kind: `advisor`, or Janggi's `guard`.
+    pub fn kind_name(self, k: PieceKind) -> &'static str {
+        match self {
+            BoardVariant::Xiangqi => k.name(),
+            BoardVariant::Janggi => janggi::kind_name(k),
+        }
+    }
+}
+
 /// What makes an arrangement of pieces no position of its variant (each variant checks
 /// the problems that apply to it).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,11 +119,8 @@ pub struct PositionError {
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (side, kind): (fn(Color) -> &'static str, fn(PieceKind) -> &'static str) = match self.variant {
-            BoardVariant::Xiangqi => (Color::name, PieceKind::name),
-            BoardVariant::Janggi => (janggi::side_name, janggi::kind_name),
-        };
-        let who = |p: &Piece| format!("{} {}", side(p.color()), kind(p.kind()));
+        let side = |c: Color| self.variant.side_name(c);
+        let who = |p: &Piece| format!("{} {}", side(p.color()), self.variant.kind_name(p.kind()));
         match &self.problem {
             PositionProblem::GeneralCount { color, count } => {
                 write!(f, "{} has {count} generals, needs exactly one", side(*color))
