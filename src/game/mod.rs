@@ -7,8 +7,9 @@
 //! - [`AnyGame`] is a game record of a 9x10 variant (Xiangqi or Janggi), with the
 //!   operations the front ends share: start it, play moves with the reason of an
 //!   illegal one, list moves, say the status, read and write moves in any notation,
-//!   warn of a repetition. Three Kingdoms, with three players on its own graph, keeps
-//!   its record type ([`crate::rules::three_kingdoms::outcome::Game`]).
+//!   warn of a repetition. Three Kingdoms, with three players on its own graph and
+//!   its own move type, is not one of its arms: its record is the same generic one
+//!   ([`crate::rules::three_kingdoms::Game`]), and the API serves it apart.
 
 mod any_game;
 
