@@ -15,6 +15,8 @@ mod connection;
 pub mod connections;
 /// The API's errors as gRPC statuses.
 pub mod errors;
+/// The API keys file, read again when it changes.
+pub mod keys_file;
 /// Admission, deadlines, metrics and the audit line of every call.
 pub mod middleware;
 /// NotationService over tonic.
@@ -25,3 +27,4 @@ pub mod rules;
 pub mod server;
 /// TLS and mutual TLS, with certificates loaded again when they change.
 pub mod tls;
+mod unread;

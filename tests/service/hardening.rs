@@ -36,13 +36,13 @@ fn with_connections(connections: ConnectionLimits) -> ServerConfig {
 }
 
 /// The metrics as `/metrics` would render them now.
-fn metrics() -> String {
+pub(crate) fn metrics() -> String {
     chuhe::telemetry::metrics_handle();
     chuhe::telemetry::render_metrics()
 }
 
 /// The sum of the samples of `name` whose labels hold all of `labels`.
-fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
+pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
     text.lines()
         .filter(|l| l.split(['{', ' ']).next() == Some(name) && labels.iter().all(|x| l.contains(x)))
         .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
@@ -62,7 +62,10 @@ async fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 }
 
 /// A unary call of any path, with a health check request as its message.
-async fn call_path(channel: &tonic::transport::Channel, path: &str) -> Result<HealthCheckResponse, tonic::Status> {
+pub(crate) async fn call_path(
+    channel: &tonic::transport::Channel,
+    path: &str,
+) -> Result<HealthCheckResponse, tonic::Status> {
     let mut grpc = tonic::client::Grpc::new(channel.clone());
     grpc.ready().await.map_err(|e| tonic::Status::unknown(e.to_string()))?;
     let path = http::uri::PathAndQuery::try_from(path).expect("a path");
@@ -106,9 +109,9 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> Option<Durati
     }
 }
 
-const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+pub(crate) const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 /// An empty SETTINGS frame.
-const SETTINGS: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
+pub(crate) const SETTINGS: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
 
 #[tokio::test]
 async fn connections_without_a_request_are_closed() {
