@@ -28,3 +28,16 @@ pub mod server;
 /// TLS and mutual TLS, with certificates loaded again when they change.
 pub mod tls;
 mod unread;
+
+/// Calls `look` every `interval` (the first time at once) until the returned task is
+/// aborted: how the TLS and API key files are watched.
+fn every(interval: std::time::Duration, mut look: impl FnMut() + Send + 'static) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            look();
+        }
+    })
+}
