@@ -19,7 +19,7 @@ use tonic::Code;
 
 use crate::common::list_request;
 use crate::common::server::start_alone;
-use crate::hardening::{PREFACE, SETTINGS, call_path, metrics};
+use crate::hardening::{PREFACE, SETTINGS, call_made_up_methods, metrics};
 
 /// The process's CPU time (user and system) so far.
 fn cpu_time() -> Duration {
@@ -42,7 +42,8 @@ fn resident_mib() -> f64 {
     pages * 4096.0 / (1024.0 * 1024.0)
 }
 
-fn load_average() -> String {
+/// The machine's load average, as /proc/loadavg gives it.
+pub(crate) fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg").map_or_else(|_| "unknown".into(), |l| l.trim().to_string())
 }
 
@@ -60,21 +61,7 @@ async fn probe_series_after_15000_made_up_methods() {
     let before = metrics();
     let memory = resident_mib();
     let started = Instant::now();
-    let loops: Vec<_> = (0..16)
-        .map(|l| {
-            let channel = channel.clone();
-            tokio::spawn(async move {
-                for i in (l..15_000u32).step_by(16) {
-                    let path = format!("/x{:x}.Svc{i}/M{i}", i.wrapping_mul(2_654_435_761));
-                    let err = call_path(&channel, &path).await.unwrap_err();
-                    assert_eq!(err.code(), Code::Unimplemented, "{err:?}");
-                }
-            })
-        })
-        .collect();
-    for l in loops {
-        l.await.unwrap();
-    }
+    call_made_up_methods(&channel, 15_000).await;
     let after = metrics();
     println!(
         "15000 calls to made-up methods in {:.1?}: metric series {} -> {} ({} -> {} bytes), resident {memory:.0} -> {:.0} MiB; load average {}",

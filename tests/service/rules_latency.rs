@@ -41,9 +41,14 @@ async fn latencies(clients: &[RulesServiceClient<tonic::transport::Channel>], ca
             })
         })
         .collect();
+    p50_p99(loops).await
+}
+
+/// The p50 and p99 of the times the `loops` measured.
+pub(crate) async fn p50_p99(loops: Vec<tokio::task::JoinHandle<Vec<Duration>>>) -> (Duration, Duration) {
     let mut times = Vec::new();
     for l in loops {
-        times.extend(l.await.unwrap());
+        times.extend(l.await.expect("every call answered"));
     }
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
@@ -89,9 +94,7 @@ async fn measure(workers: usize) {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a measurement: run with `cargo test --test service rules_latency -- --ignored --nocapture`"]
 async fn list_legal_moves_latency_while_searches_fill_the_pool() {
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        println!("load average: {}", load.trim());
-    }
+    println!("load average: {}", crate::probe::load_average());
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let default = EngineConfig::default().workers;
     for _ in 0..2 {

@@ -26,6 +26,8 @@ use crate::api_keys::{keys_file, sha256_hex};
 use crate::common::server::{Running, small_engine, start};
 use crate::common::{list_request, with_key};
 use crate::hardening::{metrics, sample};
+use crate::probe::load_average;
+use crate::rules_latency::p50_p99;
 
 /// What the flooding tenant got.
 #[derive(Default)]
@@ -183,17 +185,7 @@ async fn paced_latencies(channel: &Channel, loops: usize, per_loop: usize, every
             })
         })
         .collect();
-    let mut times = Vec::new();
-    for t in tasks {
-        times.extend(t.await.unwrap());
-    }
-    times.sort();
-    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
-    (at(0.5), at(0.99))
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg").map_or_else(|_| "unknown".into(), |l| l.trim().to_string())
+    p50_p99(tasks).await
 }
 
 #[tokio::test(flavor = "multi_thread")]
