@@ -80,6 +80,9 @@ pub struct ServeArgs {
     /// health checks then needs `authorization: Bearer <key>`.
     #[arg(long, env = "CHUHE_API_KEYS")]
     api_keys: Option<std::path::PathBuf>,
+    /// Seconds between looks at the API keys file; a changed file is loaded again.
+    #[arg(long, env = "CHUHE_API_KEYS_RELOAD_S", default_value_t = 10)]
+    api_keys_reload_s: u64,
     /// Server reflection (for tools such as grpcurl): `on` serves it to every caller,
     /// with or without an API key; `off` does not serve it. Unset: served, and when
     /// API keys are required, only to calls with a key.
@@ -91,7 +94,8 @@ pub struct ServeArgs {
     /// Threads per search (Lazy SMP).
     #[arg(long, env = "CHUHE_THREADS", default_value_t = 1)]
     threads: usize,
-    /// Searches that run at once (0: one per core); more wait briefly, then are refused.
+    /// Searches that run at once (0: one per core but one, at least one); more wait
+    /// briefly, then are refused.
     #[arg(long, env = "CHUHE_SEARCH_WORKERS", default_value_t = 0)]
     search_workers: usize,
     /// Longest time budget an analysis request may ask for, in milliseconds.
@@ -161,6 +165,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         },
         tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
         api_keys: args.api_keys,
+        api_keys_reload_interval: Duration::from_secs(args.api_keys_reload_s.max(1)),
         reflection: match args.reflection {
             None => Reflection::Keyed,
             Some(OnOff::On) => Reflection::Open,

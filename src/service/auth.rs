@@ -26,7 +26,6 @@
 //! tenant with any time left may start one; one that went over waits longer).
 
 use std::future::Future;
-use std::path::Path;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -42,6 +41,8 @@ use tonic::body::Body;
 use tonic_types::{ErrorDetails, StatusExt};
 use tower::{Layer, Service};
 
+pub use super::keys_file::KeysFile;
+
 /// The tenant of a call, in its request's extensions once its key is checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tenant(pub Arc<str>);
@@ -54,7 +55,7 @@ pub struct ClientName(pub Arc<str>);
 /// The path prefix of the calls that run searches.
 const SEARCHES: &str = "/chuhe.v1.AnalysisService/";
 
-#[derive(Deserialize)]
+#[derive(Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 struct Entry {
     tenant: String,
@@ -73,6 +74,9 @@ struct Entry {
 }
 
 struct TenantKey {
+    /// The entry of the file it was made from: a reloaded file whose entry is the same
+    /// keeps the tenant's quotas as they stand (calls running, tokens spent).
+    entry: Entry,
     tenant: Tenant,
     hash: Option<[u8; 32]>,
     client_cn: Option<String>,
@@ -137,14 +141,14 @@ pub struct ApiKeys {
 }
 
 impl ApiKeys {
-    /// Reads the tenants of a keys file (see the module documentation).
-    pub fn from_file(path: &Path) -> Result<ApiKeys, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        ApiKeys::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
     /// Reads the tenants of the text of a keys file.
     pub fn parse(text: &str) -> Result<ApiKeys, String> {
+        ApiKeys::parse_after(text, &ApiKeys { keys: Vec::new() })
+    }
+
+    /// Reads the tenants of the text of a keys file that replaces `previous`: a tenant
+    /// whose entry has not changed keeps its quotas' state.
+    pub fn parse_after(text: &str, previous: &ApiKeys) -> Result<ApiKeys, String> {
         let entries: Vec<Entry> = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let mut keys: Vec<Arc<TenantKey>> = Vec::with_capacity(entries.len());
         for (i, e) in entries.into_iter().enumerate() {
@@ -175,10 +179,14 @@ impl ApiKeys {
             if e.search_ms_per_minute == Some(0) {
                 return Err(format!("entry {i} ({name}): search_ms_per_minute must be above 0"));
             }
+            if let Some(same) = previous.keys.iter().find(|k| k.entry == e) {
+                keys.push(same.clone());
+                continue;
+            }
             keys.push(Arc::new(TenantKey {
-                tenant: Tenant(e.tenant.into()),
+                tenant: Tenant(e.tenant.as_str().into()),
                 hash,
-                client_cn: e.client_cn,
+                client_cn: e.client_cn.clone(),
                 at_once: e.max_concurrent_calls.map(|n| Arc::new(Semaphore::new(n))),
                 rate: e.calls_per_second.map(|per_second| Mutex::new(Bucket::new(per_second, per_second.max(1.0)))),
                 searches: e.max_concurrent_searches.map(|n| Arc::new(Semaphore::new(n))),
@@ -186,6 +194,7 @@ impl ApiKeys {
                     let ms = ms as f64;
                     Arc::new(Mutex::new(Bucket::new(ms / 60.0, ms)))
                 }),
+                entry: e,
             }));
         }
         Ok(ApiKeys { keys })
@@ -212,6 +221,12 @@ impl ApiKeys {
             }
         }
         found
+    }
+
+    /// The name of the tenant of `key`.
+    #[cfg(test)]
+    pub(super) fn tenant_of(&self, key: &[u8]) -> Option<String> {
+        self.find(key).map(|k| k.tenant.0.to_string())
     }
 
     /// The tenant named by a client certificate's common name.
@@ -243,15 +258,15 @@ fn bearer<B>(req: &Request<B>) -> Option<&[u8]> {
 /// The API key layer; without keys it lets every call through.
 #[derive(Clone, Default)]
 pub struct AuthLayer {
-    keys: Option<Arc<ApiKeys>>,
+    keys: Option<Arc<KeysFile>>,
     open_reflection: bool,
 }
 
 impl AuthLayer {
-    /// Asks for the keys of `keys` (none: every call passes); `open_reflection`: the
-    /// reflection services answer without a key.
-    pub fn new(keys: Option<ApiKeys>, open_reflection: bool) -> AuthLayer {
-        AuthLayer { keys: keys.map(Arc::new), open_reflection }
+    /// Asks for the keys of `keys` as they were last read (none: every call passes);
+    /// `open_reflection`: the reflection services answer without a key.
+    pub fn new(keys: Option<Arc<KeysFile>>, open_reflection: bool) -> AuthLayer {
+        AuthLayer { keys, open_reflection }
     }
 }
 
@@ -266,7 +281,7 @@ impl<S> Layer<S> for AuthLayer {
 #[derive(Clone)]
 pub struct Auth<S> {
     inner: S,
-    keys: Option<Arc<ApiKeys>>,
+    keys: Option<Arc<KeysFile>>,
     open_reflection: bool,
 }
 
@@ -291,12 +306,11 @@ fn over_quota(tenant: &str, quota: &str, what: &str, retry: Duration) -> Status 
 /// known, so a short one.
 const RETRY_AT_ONCE: Duration = Duration::from_millis(250);
 
-impl<S, B> Service<Request<B>> for Auth<S>
+impl<S> Service<Request<Body>> for Auth<S>
 where
-    S: Service<Request<B>, Response = Response<Body>> + Clone + Send + 'static,
+    S: Service<Request<Body>, Response = Response<Body>> + Clone + Send + 'static,
     S::Future: Send + 'static,
     S::Error: Send + 'static,
-    B: Send + 'static,
 {
     type Response = Response<Body>;
     type Error = S::Error;
@@ -306,11 +320,11 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, mut req: Request<B>) -> Self::Future {
+    fn call(&mut self, mut req: Request<Body>) -> Self::Future {
         // The inner service was polled ready for this call; use it and keep a fresh clone.
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
-        let Some(keys) = &self.keys else { return Box::pin(inner.call(req)) };
+        let Some(keys) = self.keys.as_ref().map(|file| file.current()) else { return Box::pin(inner.call(req)) };
         let path = req.uri().path();
         // Probes have no keys; reflection may be opened by flag.
         if path.starts_with("/grpc.health.v1.Health/")
@@ -330,6 +344,7 @@ where
                     "invalid" => Status::unauthenticated("the API key is not valid"),
                     _ => Status::unauthenticated("an API key is required: authorization: Bearer <key>"),
                 };
+                super::unread::discard(req.into_body());
                 return Box::pin(std::future::ready(Ok(refused(reason, status))));
             }
         };
@@ -348,7 +363,12 @@ where
                     Ok(if held.is_empty() { response } else { response.map(|body| Body::new(held.around(body))) })
                 })
             }
-            Err((reason, status)) => Box::pin(std::future::ready(Ok(refused(reason, status)))),
+            Err((reason, quota, status)) => {
+                let name = tenant.tenant.0.to_string();
+                metrics::counter!("chuhe_tenant_refusals_total", "tenant" => name, "quota" => quota).increment(1);
+                super::unread::discard(req.into_body());
+                Box::pin(std::future::ready(Ok(refused(reason, status))))
+            }
         }
     }
 }
@@ -381,21 +401,20 @@ impl Drop for Held {
 }
 
 /// Holds `tenant` to its quotas for one call (`search`: a call that runs a search), or
-/// the refusal's reason (a metric label) and status.
-fn admit(tenant: &TenantKey, search: bool) -> Result<Held, (&'static str, Status)> {
+/// the refusal's reason and quota (metric labels) and status.
+fn admit(tenant: &TenantKey, search: bool) -> Result<Held, (&'static str, &'static str, Status)> {
     let name = &tenant.tenant.0;
     if let Some(rate) = &tenant.rate
         && let Err(retry) = rate.lock().map_or(Ok(()), |mut bucket| bucket.take())
     {
-        return Err(("rate", over_quota(name, "calls_per_second", "no call left this second", retry)));
+        let quota = "calls_per_second";
+        return Err(("rate", quota, over_quota(name, quota, "no call left this second", retry)));
     }
     let mut held = Held { permits: Vec::new(), search_time: None };
     if let Some(at_once) = &tenant.at_once {
         let permit = at_once.clone().try_acquire_owned().map_err(|_| {
-            (
-                "concurrency",
-                over_quota(name, "max_concurrent_calls", "all its calls at once are running", RETRY_AT_ONCE),
-            )
+            let quota = "max_concurrent_calls";
+            ("concurrency", quota, over_quota(name, quota, "all its calls at once are running", RETRY_AT_ONCE))
         })?;
         held.permits.push(permit);
     }
@@ -405,14 +424,16 @@ fn admit(tenant: &TenantKey, search: bool) -> Result<Held, (&'static str, Status
     if let Some(time) = &tenant.search_time {
         if let Err(retry) = time.lock().map_or(Ok(()), |mut bucket| bucket.any_left()) {
             let what = "no search time left this minute";
-            return Err(("search_time", over_quota(name, "search_ms_per_minute", what, retry)));
+            let quota = "search_ms_per_minute";
+            return Err(("search_time", quota, over_quota(name, quota, what, retry)));
         }
         held.search_time = Some((time.clone(), Instant::now()));
     }
     if let Some(searches) = &tenant.searches {
         let permit = searches.clone().try_acquire_owned().map_err(|_| {
             let what = "all its searches at once are running";
-            ("searches", over_quota(name, "max_concurrent_searches", what, RETRY_AT_ONCE))
+            let quota = "max_concurrent_searches";
+            ("searches", quota, over_quota(name, quota, what, RETRY_AT_ONCE))
         })?;
         held.permits.push(permit);
     }
@@ -469,6 +490,21 @@ mod tests {
         );
         assert!(ApiKeys::parse(&twice).err().unwrap().contains("same key"));
         assert!(ApiKeys::parse(r#"[{"tenant": "a", "key": "abc"}]"#).is_err());
+    }
+
+    #[test]
+    fn a_reloaded_tenant_keeps_its_quotas_state_unless_its_entry_changed() {
+        let file = |rate: u32| {
+            format!(
+                r#"[{{"tenant": "a", "key_sha256": "{ABC_SHA256}", "calls_per_second": 1}},
+                    {{"tenant": "b", "client_cn": "b.example", "calls_per_second": {rate}}}]"#
+            )
+        };
+        let first = ApiKeys::parse(&file(1)).unwrap();
+        let again = ApiKeys::parse_after(&file(2), &first).unwrap();
+        assert!(Arc::ptr_eq(&first.keys[0], &again.keys[0]), "a is unchanged: its bucket stays");
+        assert!(!Arc::ptr_eq(&first.keys[1], &again.keys[1]), "b's quota changed");
+        assert_eq!(again.keys[1].rate.as_ref().map(|r| r.lock().unwrap().per_second), Some(2.0));
     }
 
     #[test]

@@ -306,6 +306,7 @@ where
     fn call(&mut self, req: Request<Body>) -> Self::Future {
         let arrived = Instant::now();
         let m = self.layer.method(req.uri().path());
+        let unknown = Arc::ptr_eq(&m, &self.layer.unknown);
         m.started.increment(1);
         let id = self.layer.next_id.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!("grpc", request_id = id, service = %m.service, method = %m.method);
@@ -325,7 +326,7 @@ where
         // Searches end before it, counted from here: time in queues is the call's time.
         req.extensions_mut().insert(Deadline { arrived, timeout: deadline });
         req.extensions_mut().insert(tenant.clone());
-        let admitted = if m.exempt { Ok(None) } else { self.layer.permits.clone().try_acquire_owned().map(Some) };
+        let (exempt, permits) = (m.exempt, self.layer.permits.clone());
         let active = req.extensions().get::<Arc<ConnectionActivity>>().map(ConnectionActivity::begin);
         let audit = Audit { request_id: id, peer, tenant, bytes };
         let mut record = Record { m, start: arrived, done: false, permit: None, active, audit };
@@ -335,8 +336,18 @@ where
         let mut inner = std::mem::replace(&mut self.inner, clone);
         Box::pin(
             async move {
+                // Taken when the call first runs, not when the connection hands it over:
+                // a burst read off one connection (refused by its tenant's quota on its
+                // first poll, most of it) then never holds the permits of other calls.
+                let admitted = if exempt || unknown { Ok(None) } else { permits.try_acquire_owned().map(Some) };
                 let response = match admitted {
+                    // Answered here, its body read off the call's path (see `unread`).
+                    _ if unknown => {
+                        super::unread::discard(req.into_body());
+                        Status::unimplemented("no such service or method").into_http()
+                    }
                     Err(_) => {
+                        super::unread::discard(req.into_body());
                         tracing::debug!("shed: at the concurrency limit");
                         record.m.shed.increment(1);
                         Status::resource_exhausted("the server is at its concurrency limit; retry later").into_http()

@@ -15,6 +15,8 @@ mod connection;
 pub mod connections;
 /// The API's errors as gRPC statuses.
 pub mod errors;
+/// The API keys file, read again when it changes.
+pub mod keys_file;
 /// Admission, deadlines, metrics and the audit line of every call.
 pub mod middleware;
 /// NotationService over tonic.
@@ -25,3 +27,17 @@ pub mod rules;
 pub mod server;
 /// TLS and mutual TLS, with certificates loaded again when they change.
 pub mod tls;
+mod unread;
+
+/// Calls `look` every `interval` (the first time at once) until the returned task is
+/// aborted: how the TLS and API key files are watched.
+fn every(interval: std::time::Duration, mut look: impl FnMut() + Send + 'static) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(interval);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            look();
+        }
+    })
+}

@@ -9,7 +9,7 @@ use tokio::net::TcpListener;
 use tonic::service::Routes;
 
 use super::analysis::Analysis;
-use super::auth::{ApiKeys, AuthLayer};
+use super::auth::{AuthLayer, KeysFile};
 use super::connections::{ConnectionLimits, Connections};
 use super::middleware::{Cutoff, GrpcLayer, methods_of};
 use super::notation::Notations;
@@ -49,6 +49,8 @@ pub struct ServerConfig {
     pub tls_reload_interval: Duration,
     /// Tenants and the hashes of their API keys (see [`super::auth`]); none: no keys asked.
     pub api_keys: Option<PathBuf>,
+    /// How often the API keys file is looked at for a change.
+    pub api_keys_reload_interval: Duration,
     /// Whether the reflection services are served, and to whom.
     pub reflection: Reflection,
     /// The search engine's size and limits.
@@ -68,6 +70,7 @@ impl Default for ServerConfig {
             tls: None,
             tls_reload_interval: Duration::from_secs(10),
             api_keys: None,
+            api_keys_reload_interval: Duration::from_secs(10),
             reflection: Reflection::default(),
             engine: EngineConfig::default(),
         }
@@ -140,10 +143,11 @@ pub async fn serve(
     ]
     .into_iter()
     .flat_map(methods_of);
-    let api_keys = config.api_keys.as_deref().map(ApiKeys::from_file).transpose()?;
+    let api_keys = config.api_keys.as_deref().map(KeysFile::open).transpose()?.map(std::sync::Arc::new);
     if let Some(keys) = &api_keys {
-        tracing::info!(tenants = keys.len(), "API keys required (health checks excepted)");
+        tracing::info!(tenants = keys.current().len(), "API keys required (health checks excepted)");
     }
+    let keys_reload = api_keys.as_ref().map(|keys| keys.watch(config.api_keys_reload_interval));
     let cutoff = Cutoff::default();
     let mut routes = Routes::new(health_service);
     if config.reflection != Reflection::Off {
@@ -169,7 +173,7 @@ pub async fn serve(
         tokio::time::sleep(drain).await;
     };
     connections.accept(listener, stop_accepting).await;
-    if let Some(reload) = reload {
+    for reload in [reload, keys_reload].into_iter().flatten() {
         reload.abort();
     }
     // The listener is closed: new clients are refused instead of waiting.

@@ -95,13 +95,8 @@ impl TlsAcceptor {
     /// Looks at the files every `interval` until the returned task is aborted.
     pub fn watch(&self, interval: Duration) -> tokio::task::JoinHandle<()> {
         let this = self.clone();
-        tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(interval);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                ticks.tick().await;
-                this.reload_if_changed();
-            }
+        super::every(interval, move || {
+            this.reload_if_changed();
         })
     }
 }

@@ -5,9 +5,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
+use chuhe::api::proto::{
+    self, analysis_service_client::AnalysisServiceClient, rules_service_client::RulesServiceClient,
+};
 use chuhe::service::server::ServerConfig;
 use tonic::Code;
+use tonic::transport::Channel;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 use tonic_types::StatusExt;
 
@@ -15,11 +18,11 @@ use crate::common;
 use common::server::{small_engine, start};
 use common::with_key;
 
-fn sha256_hex(key: &str) -> String {
+pub(crate) fn sha256_hex(key: &str) -> String {
     ring::digest::digest(&ring::digest::SHA256, key.as_bytes()).as_ref().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn keys_file(name: &str, text: &str) -> PathBuf {
+pub(crate) fn keys_file(name: &str, text: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("chuhe-api-keys-{name}-{}.json", std::process::id()));
     std::fs::write(&path, text).unwrap();
     path
@@ -32,7 +35,7 @@ fn start_list() -> proto::ListLegalMovesRequest {
 /// The quota of a RESOURCE_EXHAUSTED status, as its `google.rpc.QuotaFailure` names it
 /// (the tenant, and the quota in the description), and the delay of its
 /// `google.rpc.RetryInfo`.
-fn over_quota(status: &tonic::Status, tenant: &str, quota: &str) -> Duration {
+pub(crate) fn over_quota(status: &tonic::Status, tenant: &str, quota: &str) -> Duration {
     assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
     let details = status.get_error_details();
     let failure = details.quota_failure().expect("a QuotaFailure detail");
@@ -250,6 +253,65 @@ async fn reflection_is_open_or_closed_by_flag() {
     let off = ServerConfig { reflection: Reflection::Off, engine: small_engine(), ..Default::default() };
     let server = start(off).await;
     assert_eq!(list_services(server.channel().await).await, Err(Code::Unimplemented));
+    server.shutdown().await;
+    std::fs::remove_file(file).unwrap();
+}
+
+/// The code of a ListLegalMoves with `key`.
+async fn code(rules: &mut RulesServiceClient<Channel>, key: &str) -> Code {
+    match rules.list_legal_moves(with_key(start_list(), key)).await {
+        Ok(_) => Code::Ok,
+        Err(status) => status.code(),
+    }
+}
+
+#[tokio::test]
+async fn a_changed_keys_file_is_loaded_again_and_a_broken_one_ignored() {
+    crate::hardening::metrics(); // the recorder, before the first reload
+    let entry = |tenant: &str, key: &str| format!(r#"{{"tenant": "{tenant}", "key_sha256": "{}"}}"#, sha256_hex(key));
+    let file = keys_file("reload", &format!("[{}]", entry("before", "key-before")));
+    let config = ServerConfig {
+        api_keys: Some(file.clone()),
+        api_keys_reload_interval: Duration::from_millis(20),
+        engine: small_engine(),
+        ..Default::default()
+    };
+    let server = start(config).await;
+    let mut rules = server.rules().await;
+    assert_eq!(code(&mut rules, "key-before").await, Code::Ok);
+    assert_eq!(code(&mut rules, "key-after").await, Code::Unauthenticated);
+
+    // The key is replaced: the new one is valid once the file is read again, the old
+    // one refused from then on.
+    std::fs::write(&file, format!("[{}]", entry("after", "key-after"))).unwrap();
+    let mut reloaded = false;
+    for _ in 0..500 {
+        if code(&mut rules, "key-after").await == Code::Ok {
+            reloaded = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(reloaded, "the new key was never accepted");
+    assert_eq!(code(&mut rules, "key-before").await, Code::Unauthenticated);
+
+    // A broken file is logged and counted, and the keys in use stay.
+    let errors = || {
+        crate::hardening::sample(&crate::hardening::metrics(), "chuhe_api_keys_reloads_total", &["result=\"error\""])
+    };
+    let before = errors();
+    std::fs::write(&file, r#"[{"tenant": "after", "key_sha256": "#).unwrap();
+    let mut noticed = false;
+    for _ in 0..500 {
+        if errors() > before {
+            noticed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(noticed, "the broken file was never read");
+    assert_eq!(code(&mut rules, "key-after").await, Code::Ok);
+    assert_eq!(code(&mut rules, "key-before").await, Code::Unauthenticated);
     server.shutdown().await;
     std::fs::remove_file(file).unwrap();
 }

@@ -36,13 +36,13 @@ fn with_connections(connections: ConnectionLimits) -> ServerConfig {
 }
 
 /// The metrics as `/metrics` would render them now.
-fn metrics() -> String {
+pub(crate) fn metrics() -> String {
     chuhe::telemetry::metrics_handle();
     chuhe::telemetry::render_metrics()
 }
 
 /// The sum of the samples of `name` whose labels hold all of `labels`.
-fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
+pub(crate) fn sample(text: &str, name: &str, labels: &[&str]) -> f64 {
     text.lines()
         .filter(|l| l.split(['{', ' ']).next() == Some(name) && labels.iter().all(|x| l.contains(x)))
         .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
@@ -62,12 +62,35 @@ async fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 }
 
 /// A unary call of any path, with a health check request as its message.
-async fn call_path(channel: &tonic::transport::Channel, path: &str) -> Result<HealthCheckResponse, tonic::Status> {
+pub(crate) async fn call_path(
+    channel: &tonic::transport::Channel,
+    path: &str,
+) -> Result<HealthCheckResponse, tonic::Status> {
     let mut grpc = tonic::client::Grpc::new(channel.clone());
     grpc.ready().await.map_err(|e| tonic::Status::unknown(e.to_string()))?;
     let path = http::uri::PathAndQuery::try_from(path).expect("a path");
     let codec = tonic_prost::ProstCodec::<HealthCheckRequest, HealthCheckResponse>::default();
     grpc.unary(tonic::Request::new(HealthCheckRequest::default()), path, codec).await.map(|r| r.into_inner())
+}
+
+/// `calls` calls to made-up methods, 16 at a time on `channel`; each must be
+/// UNIMPLEMENTED.
+pub(crate) async fn call_made_up_methods(channel: &tonic::transport::Channel, calls: u32) {
+    let loops: Vec<_> = (0..16)
+        .map(|l| {
+            let channel = channel.clone();
+            tokio::spawn(async move {
+                for i in (l..calls).step_by(16) {
+                    let path = format!("/x{:x}.Svc{i}/M{i}", i.wrapping_mul(2_654_435_761));
+                    let err = call_path(&channel, &path).await.unwrap_err();
+                    assert_eq!(err.code(), Code::Unimplemented, "{err:?}");
+                }
+            })
+        })
+        .collect();
+    for l in loops {
+        l.await.expect("every call answered UNIMPLEMENTED");
+    }
 }
 
 #[tokio::test]
@@ -76,11 +99,10 @@ async fn unknown_methods_share_one_metric_series() {
     let server = start_alone(config()).await;
     let channel = server.channel().await;
     let before = metrics();
-    let calls = 300;
-    for i in 0..calls {
-        let err = call_path(&channel, &format!("/x{i:x}.Svc{i}/M{i}")).await.unwrap_err();
-        assert_eq!(err.code(), Code::Unimplemented, "{err:?}");
-    }
+    // As many as the probe made, 16 at a time on one connection: each is answered
+    // before its body is read, and the connection must outlive them all.
+    let calls = 15_000;
+    call_made_up_methods(&channel, calls).await;
     let after = metrics();
     assert!(!after.contains("Svc1"), "a made-up name became a label");
     let grown = after.lines().count().saturating_sub(before.lines().count());
@@ -106,9 +128,9 @@ async fn closed_within(stream: &mut TcpStream, limit: Duration) -> Option<Durati
     }
 }
 
-const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+pub(crate) const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 /// An empty SETTINGS frame.
-const SETTINGS: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
+pub(crate) const SETTINGS: &[u8] = &[0, 0, 0, 4, 0, 0, 0, 0, 0];
 
 #[tokio::test]
 async fn connections_without_a_request_are_closed() {

@@ -1,6 +1,7 @@
-//! ListLegalMoves latency while searches fill every search thread, with the search
-//! threads at the server's default nice value and at none. A measurement, not a check
-//! (its figures depend on the machine and its load), so it is ignored by default:
+//! ListLegalMoves latency while searches fill every search thread: with one search
+//! thread per core and with the server's default pool (a core left to the rules calls),
+//! both at the default nice value. A measurement, not a check (its figures depend on
+//! the machine and its load), so it is ignored by default:
 //!
 //! ```text
 //! cargo test --test service rules_latency -- --ignored --nocapture
@@ -40,18 +41,23 @@ async fn latencies(clients: &[RulesServiceClient<tonic::transport::Channel>], ca
             })
         })
         .collect();
+    p50_p99(loops).await
+}
+
+/// The p50 and p99 of the times the `loops` measured.
+pub(crate) async fn p50_p99(loops: Vec<tokio::task::JoinHandle<Vec<Duration>>>) -> (Duration, Duration) {
     let mut times = Vec::new();
     for l in loops {
-        times.extend(l.await.unwrap());
+        times.extend(l.await.expect("every call answered"));
     }
     times.sort();
     let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
     (at(0.5), at(0.99))
 }
 
-async fn measure(search_nice: i32) {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let engine = EngineConfig { hash_mb: 16, workers, search_nice, ..EngineConfig::default() };
+async fn measure(workers: usize) {
+    let engine = EngineConfig { hash_mb: 16, workers, ..EngineConfig::default() };
+    let search_nice = engine.search_nice;
     let server = start(ServerConfig { engine, ..ServerConfig::default() }).await;
     let mut clients = Vec::new();
     for _ in 0..4 {
@@ -88,11 +94,11 @@ async fn measure(search_nice: i32) {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a measurement: run with `cargo test --test service rules_latency -- --ignored --nocapture`"]
 async fn list_legal_moves_latency_while_searches_fill_the_pool() {
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        println!("load average: {}", load.trim());
+    println!("load average: {}", crate::probe::load_average());
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let default = EngineConfig::default().workers;
+    for _ in 0..2 {
+        measure(cores).await;
+        measure(default).await;
     }
-    measure(0).await;
-    measure(10).await;
-    measure(0).await;
-    measure(10).await;
 }
