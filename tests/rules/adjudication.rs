@@ -6,7 +6,7 @@ use chuhe::rules::outcome::{AdjudicationError, Event, EventKind, GameResult, Ter
 use chuhe::rules::types::{Color, Move};
 use chuhe::rules::xiangqi::adjudicate::{RuleSet, adjudicate};
 
-fn moves(text: &str) -> Vec<Move> {
+pub(crate) fn moves(text: &str) -> Vec<Move> {
     text.split_whitespace().map(|t| Move::parse_iccs(t).unwrap_or_else(|| panic!("bad move {t}"))).collect()
 }
 

@@ -18,4 +18,6 @@ mod notation;
 mod perft;
 mod properties;
 mod records;
+mod rule_names;
+mod rulings;
 mod three_kingdoms;
