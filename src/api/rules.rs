@@ -240,7 +240,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
     Ok(proto::AdjudicateResponse {
         result: result as i32,
         termination: termination as i32,
-        rule: format!("{}: {}", rules.name(), ruling.termination.map_or("none", |t| t.name())),
+        rule: ruling.termination.map_or("", |t| t.id()).to_string(),
         side_at_fault: ruling.at_fault.map_or(proto::Player::Unspecified, proto::Player::from) as i32,
         decided_at_ply: ruling.decided_at_ply as u32,
         cycle_first_ply: cycle_first as u32,

@@ -375,7 +375,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
     Ok(proto::AdjudicateResponse {
         result: result as i32,
         termination: term as i32,
-        rule: format!("three kingdoms v1: {}", ruling.termination.map_or("none", |t| t.name())),
+        rule: ruling.termination.map_or("", |t| t.id()).to_string(),
         side_at_fault: ruling.by.map_or(proto::Player::Unspecified, proto::Player::from) as i32,
         decided_at_ply: ruling.decided_at_ply as u32,
         explanation: ruling.explanation.clone(),

@@ -77,6 +77,28 @@ impl Termination {
             Termination::DoublePass => "double pass",
         }
     }
+
+    /// The termination's stable identifier, for machines: its name in kebab case
+    /// (`perpetual-check`, `move-limit`); never changes once published.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::PerpetualCheck => "perpetual-check",
+            Termination::MutualPerpetualCheck => "mutual-perpetual-check",
+            Termination::PerpetualChase => "perpetual-chase",
+            Termination::MutualPerpetualChase => "mutual-perpetual-chase",
+            Termination::RepetitionDraw => "repetition",
+            Termination::MoveLimit => "move-limit",
+            Termination::InsufficientMaterial => "insufficient-material",
+            Termination::Resignation => "resignation",
+            Termination::Timeout => "timeout",
+            Termination::AgreedDraw => "agreed-draw",
+            Termination::Bikjang => "bikjang",
+            Termination::Counting => "counting",
+            Termination::DoublePass => "double-pass",
+        }
+    }
 }
 
 /// Something that happens off the board, after a number of plies of the record.

@@ -579,7 +579,7 @@ async fn the_third_repetition_draws() {
     assert_eq!(judged.decided_at_ply, 12);
     assert_eq!(judged.moves_after_end, 1);
     assert!(judged.winners.is_empty());
-    assert!(judged.rule.contains("repetition"), "{}", judged.rule);
+    assert_eq!(judged.rule, "repetition");
     assert_eq!(judged.final_status.unwrap().status, proto::GameStatus::Drawn as i32);
 }
 

@@ -59,6 +59,19 @@ impl Termination {
             Termination::Left => "left the table",
         }
     }
+
+    /// The termination's stable identifier, for machines (`last-general`,
+    /// `quiet-ply-limit`); never changes once published.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Termination::LastGeneral => "last-general",
+            Termination::Repetition => "repetition",
+            Termination::QuietPlyLimit => "quiet-ply-limit",
+            Termination::Resignation => "resignation",
+            Termination::Timeout => "timeout",
+            Termination::Left => "left-the-table",
+        }
+    }
 }
 
 /// Something that happens off the board.
