@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod api_clock;
 mod janggi;
 mod mates;
 mod three_kingdoms;
