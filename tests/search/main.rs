@@ -9,6 +9,7 @@ mod common;
 
 mod api_clock;
 mod janggi;
+mod mate_set;
 mod mates;
 mod three_kingdoms;
 mod tt;
