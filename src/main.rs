@@ -10,6 +10,7 @@ use cli::audit::{AuditArgs, run_audit};
 use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
+use cli::tune::{TuneArgs, run_tune};
 
 /// A call allocates many small strings and messages; mimalloc serves them with far
 /// fewer instructions than the system allocator (see the load bench).
@@ -98,6 +99,13 @@ enum Command {
         /// Opening book: one line of ICCS moves per opening.
         #[arg(long, default_value = "tests/data/openings.txt")]
         openings: std::path::PathBuf,
+        /// Random openings of this many plies instead of the book (one per pair of
+        /// games), for varied games to tune on.
+        #[arg(long)]
+        random_openings: Option<usize>,
+        /// The seed of `--random-openings`.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         /// Games longer than this many plies are drawn.
         #[arg(long, default_value_t = 300)]
         max_plies: usize,
@@ -132,6 +140,9 @@ enum Command {
     /// Audit a game for fair play: each ply against the engine's lines at a fixed
     /// budget, then a summary per side.
     Audit(AuditArgs),
+    /// Tune the Xiangqi evaluation's weights on game records (`chuhe match --pgn`) and
+    /// write them as `src/search/eval_weights.rs`.
+    Tune(TuneArgs),
 }
 
 /// Why a command stopped early.
@@ -176,6 +187,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             nodes,
             tc,
             openings,
+            random_openings,
+            seed,
             max_plies,
             ranks_a,
             ranks_b,
@@ -189,7 +202,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     .ok_or_else(|| Failure::Message(format!("--tc {text:?}: SECONDS or SECONDS+INCREMENT")))?,
                 (None, None) => Budget::Movetime(movetime),
             };
-            let settings = MatchSettings { games, budget, openings, max_plies, sprt, pgn };
+            let random_openings = random_openings.map(|plies| (plies, seed));
+            let settings = MatchSettings { games, budget, openings, random_openings, max_plies, sprt, pgn };
             run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }
         Command::Uci { hash_mb, threads } => {
@@ -199,6 +213,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Analyze(args) => run_analyze(args),
         Command::Convert(args) => run_convert(args),
         Command::Audit(args) => run_audit(args),
+        Command::Tune(args) => run_tune(args),
         Command::Adjudicate { position, rules, json } => run_adjudicate(&position, rules, json),
         Command::Perft { position, depth, divide } => run_perft(&position, depth, divide),
         Command::Moves { position, json } => run_moves(&position, json),

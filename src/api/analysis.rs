@@ -75,7 +75,7 @@ fn job(
         return Err(bad_request("multipv", "at most 64 lines"));
     }
     let params = Params {
-        limits: search_limits(&l),
+        limits: search_limits(&l)?,
         multipv: multipv.max(1) as usize,
         threads: engine.config.threads_per_search,
         // A move to search must be legal (else nothing is searched); one to leave out
@@ -83,19 +83,45 @@ fn job(
         search_moves: parse_root_moves(search_moves, "search_moves", Some(&game))?,
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
     };
-    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, deadline);
+    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), deadline);
     Ok(Job { game, rules, params, budget })
 }
 
-/// The depth and node limits a request asks for (0 is none); its movetime goes to the
+/// The limits a request asks for (0 is none): depth, nodes and the side to move's clock,
+/// checked (a bad clock is INVALID_ARGUMENT naming its field); its movetime goes to the
 /// budget, which also weighs the server's cap and the client's deadline.
-pub(super) fn search_limits(l: &proto::SearchLimits) -> search::Limits {
-    search::Limits {
+pub(super) fn search_limits(l: &proto::SearchLimits) -> Result<search::Limits, Error> {
+    Ok(search::Limits {
         depth: (l.depth > 0).then_some(l.depth),
         nodes: (l.nodes > 0).then_some(l.nodes),
         movetime: None,
-        clock: None,
+        clock: l.clock.as_ref().map(search_clock).transpose()?,
+    })
+}
+
+/// The longest clock a request may give: a day.
+const MAX_CLOCK_MS: u64 = 86_400_000;
+/// The largest increment: an hour.
+const MAX_INCREMENT_MS: u32 = 3_600_000;
+/// The most moves to the next time control.
+const MAX_MOVES_TO_GO: u32 = 1_000;
+
+/// A request's clock as the time manager's (the same one UCI's `go wtime` uses).
+fn search_clock(c: &proto::SearchClock) -> Result<search::time::Clock, Error> {
+    if c.time_left_ms == 0 || c.time_left_ms > MAX_CLOCK_MS {
+        return Err(bad_request("limits.clock.time_left_ms", format!("1 to {MAX_CLOCK_MS} ms")));
     }
+    if c.increment_ms > MAX_INCREMENT_MS {
+        return Err(bad_request("limits.clock.increment_ms", format!("at most {MAX_INCREMENT_MS} ms")));
+    }
+    if c.moves_to_go > MAX_MOVES_TO_GO {
+        return Err(bad_request("limits.clock.moves_to_go", format!("at most {MAX_MOVES_TO_GO}")));
+    }
+    Ok(search::time::Clock {
+        time: Duration::from_millis(c.time_left_ms),
+        increment: Duration::from_millis(u64::from(c.increment_ms)),
+        moves_to_go: (c.moves_to_go > 0).then_some(c.moves_to_go),
+    })
 }
 
 /// The job of an Analyze request.

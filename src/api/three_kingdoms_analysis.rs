@@ -83,7 +83,7 @@ fn job(
     }
     let l = r.limits.unwrap_or_default();
     let params = Params {
-        limits: super::analysis::search_limits(&l),
+        limits: super::analysis::search_limits(&l)?,
         multipv: r.multipv.max(1) as usize,
         threads: 1,
         search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,

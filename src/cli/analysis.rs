@@ -52,6 +52,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<(), Failure> {
             nodes: a.nodes.unwrap_or(0),
             // Zero with a depth or node limit: no time limit.
             movetime_ms: movetime_or_default(a.movetime, a.depth, a.nodes).unwrap_or(0),
+            clock: None,
         }),
         multipv: a.multipv,
         rule_set: RulesArg::to_proto(a.rules) as i32,

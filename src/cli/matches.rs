@@ -16,6 +16,8 @@ pub struct MatchSettings {
     pub budget: chuhe::selfplay::Budget,
     /// The file of opening positions.
     pub openings: std::path::PathBuf,
+    /// Instead of the file: random openings of this many plies, from this seed.
+    pub random_openings: Option<(usize, u64)>,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
     /// The SPRT test to stop on, if any.
@@ -52,10 +54,15 @@ pub fn run_match(
             }
         }
     };
-    let openings = &settings.openings;
-    let text =
-        std::fs::read_to_string(openings).map_err(|e| Failure::Message(format!("{}: {e}", openings.display())))?;
-    let book = read_openings(&text).map_err(Failure::Message)?;
+    let book = match settings.random_openings {
+        Some((plies, seed)) => chuhe::selfplay::random_openings(settings.games.div_ceil(2), plies, seed),
+        None => {
+            let openings = &settings.openings;
+            let text = std::fs::read_to_string(openings)
+                .map_err(|e| Failure::Message(format!("{}: {e}", openings.display())))?;
+            read_openings(&text).map_err(Failure::Message)?
+        }
+    };
     if book.is_empty() {
         return Err(Failure::Message("the opening book is empty".into()));
     }

@@ -16,3 +16,5 @@ pub mod matches;
 pub mod rules;
 /// `chuhe serve`: the gRPC server and its metrics.
 pub mod serve;
+/// `chuhe tune`: the evaluation's weights fitted to game records.
+pub mod tune;

@@ -1,121 +1,81 @@
 //! Static evaluation of Xiangqi positions, in centipawns from the side to move's view.
 //!
-//! Material starts from the values of the rules text (chariot 9, cannon 4.5 falling in
-//! endgames, horse 4 rising in endgames, elephant 2, advisor 2, pawn 1 before the river
-//! and 2 after), tapered by a game phase counted from the attacking pieces on the board;
-//! piece-square tables add placement; a small term rewards chariot and horse mobility;
-//! king safety charges missing defenders when the enemy keeps attackers, and rewards a
-//! cannon aimed down the enemy general's file (the hollow cannon with nothing between,
-//! or two screens, one of which can step aside with a discovered check); the side to
-//! move gets a small tempo bonus.
+//! The evaluation is a sum of terms, each counted for Red minus Black and weighted by a
+//! pair of weights `[opening, endgame]` from [`WEIGHTS`] (tuned on game records by
+//! `chuhe tune`, see [`crate::search::tune`]); the two sums are tapered by a game phase
+//! counted from the attacking pieces on the board. The terms: material by piece kind (a
+//! soldier across the river is valued by its placement alone), placement of each kind on
+//! each point, chariot mobility (points reached), horse mobility (moves whose leg is
+//! free), king safety (a missing advisor or elephant, charged per enemy chariot, horse,
+//! cannon and soldier across the river), a cannon aimed down the enemy general's file
+//! (the hollow cannon with nothing between, or two screens, one of which can step aside
+//! with a discovered check), and the side to move.
+//!
+//! Material and placement are kept incrementally ([`Material`]); the other terms are
+//! counted by [`positional_terms`], which the tuner calls with a sink that records the
+//! counts instead of summing weights, so both see one evaluation.
 
+pub use super::eval_weights::WEIGHTS;
 use crate::rules::board::{HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
 
-/// Material in the opening and in the endgame, by piece kind.
-const MATERIAL_MG: [i32; 7] = [0, 200, 200, 400, 900, 450, 100];
-const MATERIAL_EG: [i32; 7] = [0, 200, 200, 450, 900, 400, 100];
+/// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
+pub const MATERIAL: usize = 0;
+/// Index of the first placement term: `PLACEMENT + kind * 90 + own_rank * 9 + file`,
+/// ranks counted from the piece's own back rank.
+pub const PLACEMENT: usize = 7;
+/// Chariot mobility, per point a chariot reaches.
+pub const CHARIOT_MOBILITY: usize = PLACEMENT + 7 * 90;
+/// Horse mobility, per move whose leg is free.
+pub const HORSE_MOBILITY: usize = CHARIOT_MOBILITY + 1;
+/// A missing advisor, per enemy attacker: chariot, horse, cannon, soldier across the
+/// river (four terms).
+pub const MISSING_ADVISOR: usize = HORSE_MOBILITY + 1;
+/// A missing elephant, per enemy attacker (four terms, as [`MISSING_ADVISOR`]).
+pub const MISSING_ELEPHANT: usize = MISSING_ADVISOR + 4;
+/// A cannon on the enemy general's file with nothing between.
+pub const HOLLOW_CANNON: usize = MISSING_ELEPHANT + 4;
+/// A cannon on the enemy general's file behind two screens.
+pub const CANNON_BEHIND_SCREENS: usize = HOLLOW_CANNON + 1;
+/// The side to move.
+pub const TEMPO: usize = CANNON_BEHIND_SCREENS + 1;
+/// The number of terms.
+pub const TERMS: usize = TEMPO + 1;
+
 /// Phase weight of each kind (attacking pieces only); full board = 24.
 const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
-const FULL_PHASE: i32 = 24;
-/// A cannon on the enemy general's file with nothing between (in the opening; it fades
-/// with the attacking pieces).
-const HOLLOW_CANNON: i32 = 60;
-/// A cannon on the enemy general's file behind two screens.
-const CANNON_BEHIND_SCREENS: i32 = 15;
-/// The side to move's advantage of moving.
-const TEMPO: i32 = 10;
+/// The phase of a full board: the opening weights count fully from here up.
+pub const FULL_PHASE: i32 = 24;
 
-// Piece-square tables from Red's side, rank 0 (Red's back rank) first, files a..i.
-#[rustfmt::skip]
-const PAWN_PST: [[i32; 9]; 10] = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -5, 0, 10, 0, -5, 0, 0],
-    [0, 0, 5, 0, 15, 0, 5, 0, 0],
-    [100, 110, 120, 130, 135, 130, 120, 110, 100],
-    [110, 125, 140, 160, 170, 160, 140, 125, 110],
-    [110, 130, 150, 180, 190, 180, 150, 130, 110],
-    [100, 120, 140, 160, 170, 160, 140, 120, 100],
-    [60, 80, 90, 100, 100, 100, 90, 80, 60],
-];
-#[rustfmt::skip]
-const HORSE_PST: [[i32; 9]; 10] = [
-    [-20, -10, 0, -10, -20, -10, 0, -10, -20],
-    [-10, 0, 0, 5, -10, 5, 0, 0, -10],
-    [-5, 0, 10, 5, 10, 5, 10, 0, -5],
-    [0, 5, 10, 15, 10, 15, 10, 5, 0],
-    [0, 10, 15, 20, 20, 20, 15, 10, 0],
-    [5, 15, 20, 25, 25, 25, 20, 15, 5],
-    [5, 20, 25, 30, 30, 30, 25, 20, 5],
-    [5, 20, 30, 35, 30, 35, 30, 20, 5],
-    [0, 15, 25, 35, 20, 35, 25, 15, 0],
-    [0, 0, 10, 15, 0, 15, 10, 0, 0],
-];
-#[rustfmt::skip]
-const CHARIOT_PST: [[i32; 9]; 10] = [
-    [-10, 5, 0, 10, 0, 10, 0, 5, -10],
-    [0, 10, 5, 15, 0, 15, 5, 10, 0],
-    [0, 5, 0, 10, 5, 10, 0, 5, 0],
-    [0, 10, 5, 15, 10, 15, 5, 10, 0],
-    [5, 15, 10, 20, 15, 20, 10, 15, 5],
-    [5, 15, 10, 20, 15, 20, 10, 15, 5],
-    [5, 15, 15, 20, 20, 20, 15, 15, 5],
-    [5, 15, 10, 20, 15, 20, 10, 15, 5],
-    [10, 20, 15, 25, 20, 25, 15, 20, 10],
-    [5, 10, 10, 20, 15, 20, 10, 10, 5],
-];
-#[rustfmt::skip]
-const CANNON_PST: [[i32; 9]; 10] = [
-    [0, 0, 5, 10, 10, 10, 5, 0, 0],
-    [0, 5, 5, 5, 5, 5, 5, 5, 0],
-    [5, 5, 5, 10, 20, 10, 5, 5, 5],
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 5, 0, 5, 10, 5, 0, 5, 0],
-    [0, 0, 0, 0, 10, 0, 0, 0, 0],
-    [5, 5, 0, -5, 5, -5, 0, 5, 5],
-    [5, 5, 0, -5, 0, -5, 0, 5, 5],
-    [10, 10, 0, -5, -10, -5, 0, 10, 10],
-];
-#[rustfmt::skip]
-const DEFENDER_PST: [[i32; 9]; 10] = [
-    [0, 0, 5, 5, 0, 5, 5, 0, 0],
-    [0, 0, 0, 0, 10, 0, 0, 0, 0],
-    [0, 0, 0, 0, 10, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-#[rustfmt::skip]
-const GENERAL_PST: [[i32; 9]; 10] = [
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 0, 0, -10, -5, -10, 0, 0, 0],
-    [0, 0, 0, -20, -15, -20, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
+/// Where the terms of an evaluation go: summed with their weights, or recorded.
+pub trait TermSink {
+    /// `count` times term `term`, counted for Red (positive) or Black (negative).
+    fn add(&mut self, term: usize, count: i32);
+}
 
-const fn pst_of(kind: usize) -> &'static [[i32; 9]; 10] {
-    match kind {
-        0 => &GENERAL_PST,
-        1 | 2 => &DEFENDER_PST,
-        3 => &HORSE_PST,
-        4 => &CHARIOT_PST,
-        5 => &CANNON_PST,
-        _ => &PAWN_PST,
+/// Sums terms with [`WEIGHTS`]: the opening and the endgame score.
+#[derive(Clone, Copy, Debug, Default)]
+struct WeightedSum {
+    mg: i32,
+    eg: i32,
+}
+
+impl TermSink for WeightedSum {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: i32) {
+        self.mg += WEIGHTS[term][0] * count;
+        self.eg += WEIGHTS[term][1] * count;
     }
+}
+
+/// The placement term of `kind` on `sq`, and whether its material term counts too (a
+/// soldier across the river is valued by its placement alone).
+#[inline(always)]
+pub const fn placement_term(kind: usize, black: bool, sq: usize) -> (usize, bool) {
+    let (file, rank) = (sq % 9, sq / 9);
+    let own_rank = if black { 9 - rank } else { rank };
+    (PLACEMENT + kind * 90 + own_rank * 9 + file, !(kind == PieceKind::Pawn as usize && own_rank >= 5))
 }
 
 /// Material plus placement of one piece on one point, `(opening, endgame)`, signed:
@@ -127,13 +87,12 @@ const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
         let (black, kind) = (p >= 7, p % 7);
         let mut sq = 0;
         while sq < 90 {
-            let (file, rank) = (sq % 9, sq / 9);
-            let own_rank = if black { 9 - rank } else { rank };
-            let place = pst_of(kind)[own_rank][file];
-            // The pawn table holds the whole value once across the river.
-            let crossed_pawn = kind == 6 && own_rank >= 5;
-            let (mg, eg) =
-                if crossed_pawn { (place, place) } else { (MATERIAL_MG[kind] + place, MATERIAL_EG[kind] + place) };
+            let (place, with_material) = placement_term(kind, black, sq);
+            let (mut mg, mut eg) = (WEIGHTS[place][0], WEIGHTS[place][1]);
+            if with_material {
+                mg += WEIGHTS[MATERIAL + kind][0];
+                eg += WEIGHTS[MATERIAL + kind][1];
+            }
             t[p][sq] = if black { (-mg, -eg) } else { (mg, eg) };
             sq += 1;
         }
@@ -158,17 +117,30 @@ pub struct Material {
     pub phase: i32,
 }
 
+/// Counts the material and placement terms of every piece into `sink`; returns the
+/// game phase.
+pub fn material_terms(pos: &Position, sink: &mut impl TermSink) -> i32 {
+    let mut phase = 0;
+    for (sq, piece) in pos.board().iter() {
+        let black = piece.color() == Color::Black;
+        let sign = if black { -1 } else { 1 };
+        let kind = piece.kind().index();
+        let (place, with_material) = placement_term(kind, black, sq.index());
+        sink.add(place, sign);
+        if with_material {
+            sink.add(MATERIAL + kind, sign);
+        }
+        phase += PHASE[kind];
+    }
+    phase
+}
+
 impl Material {
     /// Computed from scratch.
     pub fn of(pos: &Position) -> Material {
-        let mut m = Material::default();
-        for (sq, piece) in pos.board().iter() {
-            let (mg, eg) = PIECE_SQUARE[piece.index()][sq.index()];
-            m.mg += mg;
-            m.eg += eg;
-            m.phase += PHASE[piece.kind().index()];
-        }
-        m
+        let mut sum = WeightedSum::default();
+        let phase = material_terms(pos, &mut sum);
+        Material { mg: sum.mg, eg: sum.eg, phase }
     }
 
     /// The change a move makes (call before playing it).
@@ -194,62 +166,81 @@ pub fn evaluate(pos: &Position) -> i32 {
 }
 
 /// The evaluation given the incrementally kept material (which must match `pos`).
+#[inline]
 pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
-    let b = pos.board();
+    let mut sum = WeightedSum { mg: material.mg, eg: material.eg };
+    positional_terms(pos, &mut sum);
     let phase = material.phase.min(FULL_PHASE);
-    let mut score = (material.mg * phase + material.eg * (FULL_PHASE - phase)) / FULL_PHASE;
-    let mut attackers = [0i32; 2];
+    let score = (sum.mg * phase + sum.eg * (FULL_PHASE - phase)) / FULL_PHASE;
+    if pos.turn() == Color::Red { score } else { -score }
+}
+
+/// Counts every term but material and placement into `sink`: mobility, king safety,
+/// aimed cannons and the side to move.
+#[inline(always)]
+pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
+    let b = pos.board();
+    // Enemy attackers by kind: chariots, horses, cannons, soldiers across the river.
+    let mut attackers = [[0i32; 4]; 2];
     for color in Color::ALL {
         let c = color.index();
         let sign = if color == Color::Red { 1 } else { -1 };
-        let mut mobility = 0;
+        let mut reach = 0;
         for sq in squares(b.pieces(color, PieceKind::Chariot)) {
             let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-            let reach = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
-            mobility += (2 * phase + 3 * (FULL_PHASE - phase)) * reach.count_ones() as i32 / FULL_PHASE;
-            attackers[c] += 2;
+            let points = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+            reach += points.count_ones() as i32;
+            attackers[c][0] += 1;
         }
+        sink.add(CHARIOT_MOBILITY, sign * reach);
+        let mut free = 0;
         for sq in squares(b.pieces(color, PieceKind::Horse)) {
-            let free = HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
-            mobility += 4 * free as i32 - 8;
-            attackers[c] += 1;
+            free += HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
+            attackers[c][1] += 1;
         }
-        attackers[c] += b.pieces(color, PieceKind::Cannon).count_ones() as i32;
+        sink.add(HORSE_MOBILITY, sign * free as i32);
+        attackers[c][2] = b.pieces(color, PieceKind::Cannon).count_ones() as i32;
         let across = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
-        attackers[c] += (b.pieces(color, PieceKind::Pawn) & across).count_ones() as i32;
-        score += sign * mobility;
+        attackers[c][3] = (b.pieces(color, PieceKind::Pawn) & across).count_ones() as i32;
     }
-    // Missing advisors and elephants cost more the more the enemy can attack.
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
-        let defenders = (b.pieces(color, PieceKind::Advisor).count_ones()
-            + b.pieces(color, PieceKind::Elephant).count_ones()) as i32;
-        score -= sign * (4 - defenders) * attackers[color.other().index()] * 6;
-        score += sign * cannon_aim(pos, color) * phase / FULL_PHASE;
+        // Missing advisors and elephants cost more the more the enemy can attack.
+        let missing_advisors = 2 - b.pieces(color, PieceKind::Advisor).count_ones() as i32;
+        let missing_elephants = 2 - b.pieces(color, PieceKind::Elephant).count_ones() as i32;
+        let enemy = &attackers[color.other().index()];
+        for (kind, &count) in enemy.iter().enumerate() {
+            sink.add(MISSING_ADVISOR + kind, sign * missing_advisors * count);
+            sink.add(MISSING_ELEPHANT + kind, sign * missing_elephants * count);
+        }
+        let (hollow, screened) = cannon_aim(pos, color);
+        sink.add(HOLLOW_CANNON, sign * hollow);
+        sink.add(CANNON_BEHIND_SCREENS, sign * screened);
     }
-    TEMPO + if pos.turn() == Color::Red { score } else { -score }
+    sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
 }
 
-/// The bonus of `color`'s cannons aimed down the enemy general's file.
-fn cannon_aim(pos: &Position, color: Color) -> i32 {
+/// `color`'s cannons aimed down the enemy general's file: with nothing between, and
+/// behind two screens.
+fn cannon_aim(pos: &Position, color: Color) -> (i32, i32) {
     let b = pos.board();
-    let Some(general) = b.general(color.other()) else { return 0 };
+    let Some(general) = b.general(color.other()) else { return (0, 0) };
     let file = general.file();
     let occupancy = b.file_occupancy(file);
-    let mut bonus = 0;
+    let (mut hollow, mut screened) = (0, 0);
     for sq in squares(b.pieces(color, PieceKind::Cannon)) {
         if sq.file() != file {
             continue;
         }
         let (low, high) = (sq.rank().min(general.rank()), sq.rank().max(general.rank()));
         let between = occupancy & ((1u16 << high) - 1) & !((1u16 << (low + 1)) - 1);
-        bonus += match between.count_ones() {
-            0 => HOLLOW_CANNON,
-            2 => CANNON_BEHIND_SCREENS,
-            _ => 0,
-        };
+        match between.count_ones() {
+            0 => hollow += 1,
+            2 => screened += 1,
+            _ => {}
+        }
     }
-    bonus
+    (hollow, screened)
 }
 
 #[cfg(test)]
@@ -261,7 +252,7 @@ mod tests {
     fn incremental_material_matches_from_scratch() {
         let mut pos = Position::startpos();
         let mut m = Material::of(&pos);
-        assert_eq!(evaluate(&pos), TEMPO, "the start is symmetric but for the move");
+        assert_eq!(evaluate(&pos), WEIGHTS[TEMPO][0], "the start is symmetric but for the move");
         for i in 0..200 {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
@@ -282,7 +273,7 @@ mod tests {
         let off_file = crate::notation::fen::xiangqi("3k5/9/9/9/9/9/9/2C6/9/4K4 b - - 0 1").unwrap();
         assert!(evaluate(&hollow) < evaluate(&off_file), "Black suffers the hollow cannon");
         let screens = crate::notation::fen::xiangqi("3k5/3n5/9/9/3P5/9/9/3C5/9/4K4 b - - 0 1").unwrap();
-        assert_eq!(cannon_aim(&screens, Color::Red), CANNON_BEHIND_SCREENS);
-        assert_eq!(cannon_aim(&hollow, Color::Red), HOLLOW_CANNON);
+        assert_eq!(cannon_aim(&screens, Color::Red), (0, 1));
+        assert_eq!(cannon_aim(&hollow, Color::Red), (1, 0));
     }
 }

@@ -19,12 +19,14 @@
 
 pub mod draw_offer;
 pub mod eval;
+mod eval_weights;
 pub mod janggi_eval;
 mod searchable;
 pub mod see;
 pub mod three_kingdoms;
 pub mod time;
 pub mod tt;
+pub mod tune;
 mod types;
 mod worker;
 

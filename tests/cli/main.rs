@@ -11,4 +11,5 @@ mod commands;
 mod janggi;
 mod selfplay;
 mod three_kingdoms;
+mod tune;
 mod uci;

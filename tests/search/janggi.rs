@@ -21,7 +21,7 @@ fn mates(pos: &mut Position, m: Move) -> bool {
 
 /// Does `m` force checkmate within `n` moves of the mover (`n >= 1`)? Plain minimax over
 /// the legal moves, passes included; a game ended by two passes is not a win.
-fn forces_mate(pos: &mut Position, m: Move, n: u32) -> bool {
+pub(crate) fn forces_mate(pos: &mut Position, m: Move, n: u32) -> bool {
     let undo = pos.play_unchecked(m);
     let result = match pos.status() {
         Status::Checkmate => true,

@@ -7,8 +7,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod api_clock;
 mod cycles;
 mod janggi;
+mod mate_set;
 mod mates;
 mod three_kingdoms;
 mod tt;

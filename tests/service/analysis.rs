@@ -33,7 +33,7 @@ fn position(fen: &str) -> proto::Position {
 }
 
 fn limits(depth: u32, movetime_ms: u32) -> Option<proto::SearchLimits> {
-    Some(proto::SearchLimits { depth, nodes: 0, movetime_ms })
+    Some(proto::SearchLimits { depth, nodes: 0, movetime_ms, clock: None })
 }
 
 fn small() -> EngineConfig {

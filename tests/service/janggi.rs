@@ -168,7 +168,7 @@ async fn adjudicate_under_both_rule_sets() {
 async fn analysis_serves_janggi() {
     let (channel, _stop) = start().await;
     let mut client = AnalysisServiceClient::new(channel.clone());
-    let limits = Some(proto::SearchLimits { depth: 4, nodes: 0, movetime_ms: 0 });
+    let limits = Some(proto::SearchLimits { depth: 4, nodes: 0, movetime_ms: 0, clock: None });
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(janggi("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1", "")),

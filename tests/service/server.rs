@@ -430,7 +430,7 @@ async fn deadline_is_honoured() {
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(position("startpos", "")),
-            limits: Some(proto::SearchLimits { depth: 0, nodes: 0, movetime_ms: 20_000 }),
+            limits: Some(proto::SearchLimits { depth: 0, nodes: 0, movetime_ms: 20_000, clock: None }),
             ..Default::default()
         })
         .await;

@@ -109,10 +109,10 @@ pub fn search(
 ) -> Outcome {
     let started = Instant::now();
     tt.new_search();
-    let deadline = match (deadline, params.limits.movetime.map(|t| started + t)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    // On a clock, the move's soft budget ends the search (this search does not pace
+    // itself by depth).
+    let clock_deadline = params.limits.clock.map(|c| started + c.budget().soft);
+    let deadline = [deadline, params.limits.movetime.map(|t| started + t), clock_deadline].into_iter().flatten().min();
     let pos = game.position();
     let mut all = MoveList::new();
     if game.ending().is_none() {

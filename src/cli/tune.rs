@@ -1,0 +1,81 @@
+//! `chuhe tune`: the Xiangqi evaluation's weights fitted to game records.
+
+use chuhe::search::eval::WEIGHTS;
+use chuhe::search::tune::weights_source;
+use chuhe::search::tune::{RecordedPosition, Selection, Tuner, build_data_set, error, fit_scale, read_records};
+
+use crate::Failure;
+
+/// The arguments of `chuhe tune`.
+#[derive(clap::Args)]
+pub struct TuneArgs {
+    /// Game records as `chuhe match --pgn` writes them (several files may be given).
+    #[arg(required = true)]
+    pub records: Vec<std::path::PathBuf>,
+    /// Where to write the tuned weights (the layout of `src/search/eval_weights.rs`).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Steps over the whole data set.
+    #[arg(long, default_value_t = 1000)]
+    pub epochs: usize,
+    /// Step size in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Positions before this ply of their game are left out (the opening book's).
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: usize,
+    /// Positions whose quiet score is further from zero than this are left out.
+    #[arg(long, default_value_t = 2000)]
+    pub max_score: i32,
+    /// Weight of the penalty on each weight's squared distance from its current value.
+    #[arg(long, default_value_t = 1e-7)]
+    pub anchor: f64,
+    /// One game in this many is held out of the tuning, to measure the error on
+    /// positions the tuning has not seen (0: none).
+    #[arg(long, default_value_t = 10)]
+    pub hold_out: usize,
+}
+
+/// Reads the records, fits the logistic's scale, tunes and writes the weights; prints
+/// the data set's size and the error as it falls.
+pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
+    if args.epochs == 0 || !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(Failure::Message("--epochs and --rate must be positive".into()));
+    }
+    let mut positions = Vec::new();
+    for path in &args.records {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let (mut read, summary) = read_records(&text);
+        out!("{}: {} games, {} left out, {} positions", path.display(), summary.games, summary.skipped, read.len());
+        positions.append(&mut read);
+    }
+    let selection = Selection { skip_plies: args.skip_plies, max_score: args.max_score };
+    let held = |p: &&RecordedPosition| args.hold_out > 0 && p.game % args.hold_out == args.hold_out - 1;
+    let (held_out, tuned_on): (Vec<&RecordedPosition>, Vec<&RecordedPosition>) = positions.iter().partition(held);
+    let (data, selected) = build_data_set(tuned_on.into_iter().cloned(), selection);
+    let (check, _) = build_data_set(held_out.into_iter().cloned(), selection);
+    out!("data set: {} positions ({} repeated, {} left out)", selected.kept, selected.repeated, selected.left_out);
+    out!("held out: {} positions", check.len());
+    if data.is_empty() {
+        return Err(Failure::Message("no position to tune on".into()));
+    }
+    let start: Vec<f64> = WEIGHTS.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
+    let k = fit_scale(&data, &start);
+    out!("logistic scale k = {k:.6} (K = {:.3} in the base-10, 400-point form)", k * 400.0 / 10f64.ln());
+    let mut tuner = Tuner::new(&WEIGHTS, k, args.rate);
+    tuner.anchor_weight = args.anchor;
+    out!("error before: {:.6}, held out {:.6}", error(&data, &tuner.weights, k), error(&check, &tuner.weights, k));
+    for epoch in 1..=args.epochs {
+        let before = tuner.step(&data);
+        if epoch % 100 == 0 || epoch == 1 {
+            out!("epoch {epoch:>5}: error {before:.6}, held out {:.6}", error(&check, &tuner.weights, k));
+        }
+    }
+    let tuned = tuner.rounded();
+    let flat: Vec<f64> = tuned.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
+    out!("error after (rounded weights): {:.6}, held out {:.6}", error(&data, &flat, k), error(&check, &flat, k));
+    std::fs::write(&args.out, weights_source(&tuned))
+        .map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+    out!("weights written to {}", args.out.display());
+    Ok(())
+}
