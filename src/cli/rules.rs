@@ -79,7 +79,8 @@ pub fn run_adjudicate(position: &PositionArgs, rules: Option<RulesArg>, as_json:
     out!("result: {}", proto::GameResult::try_from(r.result).map_or("?", |x| x.as_str_name()));
     out!("winner: {}", name(r.winner));
     out!("termination: {}", proto::Termination::try_from(r.termination).map_or("?", |x| x.as_str_name()));
-    out!("rule: {}", r.rule);
+    out!("rule set: {}", proto::RuleSet::try_from(r.rule_set).map_or("?", |x| x.as_str_name()));
+    out!("rule: {}", if r.rule.is_empty() { "none" } else { &r.rule });
     out!("decided at ply: {}", r.decided_at_ply);
     if r.cycle_last_ply > 0 {
         out!("cycle: plies {}-{}", r.cycle_first_ply, r.cycle_last_ply);

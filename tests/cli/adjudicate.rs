@@ -25,7 +25,7 @@ fn adjudicate_with_asian_rules_finds_the_perpetual_chase() {
     assert!(text.contains("result: GAME_RESULT_WIN"), "{text}");
     assert!(text.contains("winner: PLAYER_BLACK"), "{text}");
     assert!(text.contains("termination: TERMINATION_PERPETUAL_CHASE"), "{text}");
-    assert!(text.contains("rule: ASIAN_V1: perpetual chase"), "{text}");
+    assert!(text.contains("rule set: RULE_SET_ASIAN_V1\nrule: perpetual-chase"), "{text}");
     assert!(text.contains("cycle: plies 6-9"), "{text}");
     assert!(text.contains("red chasing the black chariot"), "{text}");
 
@@ -69,7 +69,7 @@ fn janggi_records_default_to_the_casual_rules() {
         .expect("run chuhe");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("rule: JANGGI_CASUAL_V1: double pass"), "{text}");
+    assert!(text.contains("rule set: RULE_SET_JANGGI_CASUAL_V1\nrule: double-pass"), "{text}");
     assert!(text.contains("result: GAME_RESULT_DRAW"), "{text}");
 }
 
