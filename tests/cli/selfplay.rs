@@ -122,9 +122,12 @@ fn a_match_at_fixed_nodes_is_repeatable() {
 
 #[test]
 fn a_match_on_a_clock_runs_to_the_end() {
-    // Two seconds and 50 ms a move each: the engines manage their time and none loses on it.
-    let text = short_match(&["--tc", "2+0.05", "--max-plies", "30"]);
-    let games = check_match(&text, 30);
+    // Four seconds and 50 ms a move each: the engines manage their time and none loses on
+    // it. Over 20 plies each side spends about half its clock, so a loaded machine that
+    // stalls a process for a second does not decide the test (a two-second clock once
+    // did, at load 11).
+    let text = short_match(&["--tc", "4+0.05", "--max-plies", "20"]);
+    let games = check_match(&text, 20);
     assert!(games.iter().all(|g| !g.reason.contains("on time")), "{text}");
 }
 
