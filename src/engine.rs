@@ -49,8 +49,8 @@ impl std::error::Error for EngineError {}
 pub struct EngineConfig {
     /// Size of the shared transposition table, in MiB.
     pub hash_mb: usize,
-    /// Searches that run at once (each a pool thread, plus its helper threads). The
-    /// default, [`default_search_workers`], leaves a core to the rules calls.
+    /// Searches that run at once (each a pool thread, plus its helper threads); by
+    /// default [`default_search_workers`], one per core.
     pub workers: usize,
     /// Threads per search (Lazy SMP).
     pub threads_per_search: usize,
@@ -65,12 +65,13 @@ pub struct EngineConfig {
     pub search_nice: i32,
 }
 
-/// The searches that run at once by default: one per core but one, at least one, so
-/// that rules calls keep a core while searches fill the pool (a lower priority alone,
-/// `search_nice`, still left ListLegalMoves' p99 at 2.5 to 5.5 times its value then).
-/// `--search-workers` sets another size.
+/// The searches that run at once by default: one per core. Leaving a core to the rules
+/// calls (one per core but one) was measured on two cores with `rules_latency` and did
+/// not lower ListLegalMoves' p99 under searches (ratio 4.3-5.7 against 2.7-5.4 with a
+/// full pool), while it halves the analysis capacity; `--search-workers` sets another
+/// size.
 pub fn default_search_workers() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for EngineConfig {

@@ -94,8 +94,7 @@ pub struct ServeArgs {
     /// Threads per search (Lazy SMP).
     #[arg(long, env = "CHUHE_THREADS", default_value_t = 1)]
     threads: usize,
-    /// Searches that run at once (0: one per core but one, at least one); more wait
-    /// briefly, then are refused.
+    /// Searches that run at once (0: one per core); more wait briefly, then are refused.
     #[arg(long, env = "CHUHE_SEARCH_WORKERS", default_value_t = 0)]
     search_workers: usize,
     /// Longest time budget an analysis request may ask for, in milliseconds.

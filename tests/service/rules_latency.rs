@@ -95,10 +95,11 @@ async fn measure(workers: usize) {
 #[ignore = "a measurement: run with `cargo test --test service rules_latency -- --ignored --nocapture`"]
 async fn list_legal_moves_latency_while_searches_fill_the_pool() {
     println!("load average: {}", crate::probe::load_average());
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let default = EngineConfig::default().workers;
+    // The default pool (one search per core) against one that leaves a core to the
+    // rules calls.
+    let full = EngineConfig::default().workers;
     for _ in 0..2 {
-        measure(cores).await;
-        measure(default).await;
+        measure(full).await;
+        measure(full.saturating_sub(1).max(1)).await;
     }
 }
