@@ -62,10 +62,8 @@ pub fn search<G: SearchGame>(
 ) -> Outcome {
     let start = Instant::now();
     tt.new_search();
-    let movetime_deadline = params.limits.movetime.map(|t| start + t);
     // On a clock, the hard budget is a deadline; the soft one ends the deepening.
-    let clock_deadline = params.limits.clock.map(|c| start + c.budget().hard);
-    let deadline = [deadline, movetime_deadline, clock_deadline].into_iter().flatten().min();
+    let deadline = params.limits.deadline(start, deadline, |b| b.hard);
     // An exact node limit needs one thread counting every node.
     let threads = if params.limits.nodes.is_some() { 1 } else { params.threads.max(1) };
     let shared = Shared {

@@ -1,8 +1,8 @@
 //! The search's limits, parameters, lines, reports and scores.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use super::time::Clock;
+use super::time::{Budget, Clock};
 use crate::rules::types::Move;
 
 /// Score of being mated at the root; mate in `n` plies scores `MATE - n`.
@@ -51,6 +51,23 @@ pub struct Limits {
     /// A game clock: the search spends what [`Clock::budget`] gives, more or less as
     /// the position needs (see [`super::time`]).
     pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// When a search started at `start` must stop: the earliest of the caller's
+    /// `deadline`, the movetime and, on a clock, the part of the move's budget that
+    /// `clock_part` picks (the hard one for a search that paces its depths, the soft
+    /// one for a search that does not).
+    pub fn deadline(
+        &self,
+        start: Instant,
+        deadline: Option<Instant>,
+        clock_part: fn(Budget) -> Duration,
+    ) -> Option<Instant> {
+        let movetime = self.movetime.map(|t| start + t);
+        let clock = self.clock.map(|c| start + clock_part(c.budget()));
+        [deadline, movetime, clock].into_iter().flatten().min()
+    }
 }
 
 /// What to search: the limits, the lines to report and the root moves to consider.

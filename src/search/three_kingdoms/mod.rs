@@ -111,8 +111,7 @@ pub fn search(
     tt.new_search();
     // On a clock, the move's soft budget ends the search (this search does not pace
     // itself by depth).
-    let clock_deadline = params.limits.clock.map(|c| started + c.budget().soft);
-    let deadline = [deadline, params.limits.movetime.map(|t| started + t), clock_deadline].into_iter().flatten().min();
+    let deadline = params.limits.deadline(started, deadline, |b| b.soft);
     let pos = game.position();
     let mut all = MoveList::new();
     if game.ending().is_none() {
