@@ -11,7 +11,7 @@ use chuhe::api::audit;
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::engine::{Engine, EngineConfig};
-use chuhe::game::{AnyGame, Variant};
+use chuhe::game::{BoardGame, Variant};
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::search::{Limits, Params};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -32,7 +32,7 @@ fn game() -> Vec<Move> {
 
 fn play(mut seed: u64) -> Vec<Move> {
     let engine = engine();
-    let mut game = AnyGame::startpos(Variant::Xiangqi);
+    let mut game = BoardGame::startpos(Variant::Xiangqi);
     let mut moves = Vec::new();
     let params = Params { limits: Limits { nodes: Some(2_000), ..Limits::default() }, ..Params::default() };
     while moves.len() < PLIES {
@@ -48,7 +48,7 @@ fn play(mut seed: u64) -> Vec<Move> {
             legal.as_slice()[(seed % legal.len() as u64) as usize]
         } else {
             let stop = AtomicBool::new(false);
-            engine.search(&game, None, &params, None, &stop, &mut |_| {}).best.unwrap_or(legal.as_slice()[0])
+            engine.search(&game, &params, None, &stop, &mut |_| {}).best.unwrap_or(legal.as_slice()[0])
         };
         moves.push(m);
         game.play_unchecked(m);
@@ -59,11 +59,11 @@ fn play(mut seed: u64) -> Vec<Move> {
 /// One plain search of `NODES` per ply, as Analyze would run them; the nodes searched.
 fn plain(engine: &Engine, moves: &[Move]) -> u64 {
     let params = Params { limits: Limits { nodes: Some(NODES), ..Limits::default() }, ..Params::default() };
-    let mut game = AnyGame::startpos(Variant::Xiangqi);
+    let mut game = BoardGame::startpos(Variant::Xiangqi);
     let mut nodes = 0;
     for &m in moves {
         let stop = AtomicBool::new(false);
-        nodes += engine.search(&game, None, &params, None, &stop, &mut |_| {}).report.nodes;
+        nodes += engine.search(&game, &params, None, &stop, &mut |_| {}).report.nodes;
         game.play_unchecked(m);
     }
     nodes

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio_stream::Stream;
 
-use crate::game::{AnyGame, RuleSet};
+use crate::game::BoardGame;
 use crate::rules::three_kingdoms::outcome::Game as ThreeKingdomsGame;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
@@ -340,29 +340,26 @@ impl Engine {
     }
 
     /// Searches a game of a 9x10 variant on the calling thread, with the shared table,
-    /// under `rules` (`None`: the variant's default), counting the search in the
-    /// metrics.
+    /// under the game's rule set (none named: the variant's own judgement of cycles),
+    /// counting the search in the metrics.
     pub fn search(
         &self,
-        game: &AnyGame,
-        rules: Option<RuleSet>,
+        game: &BoardGame,
         params: &Params,
         budget: Option<Duration>,
         stop: &AtomicBool,
         on_depth: &mut dyn FnMut(&Report),
     ) -> Outcome {
-        self.search_with(&self.tt, game, rules, params, budget, stop, on_depth)
+        self.search_with(&self.tt, game, params, budget, stop, on_depth)
     }
 
     /// [`Engine::search`] with a table of the caller's instead of the shared one: a
     /// search that must not depend on what other requests left in the shared table (an
     /// audit's, see [`crate::api::audit`]), nor disturb it.
-    #[allow(clippy::too_many_arguments)]
     pub fn search_with(
         &self,
         tt: &TranspositionTable,
-        game: &AnyGame,
-        rules: Option<RuleSet>,
+        game: &BoardGame,
         params: &Params,
         budget: Option<Duration>,
         stop: &AtomicBool,
@@ -371,15 +368,15 @@ impl Engine {
         let started = Instant::now();
         metrics::counter!("chuhe_searches_started_total").increment(1);
         let deadline = deadline(budget);
-        let outcome = match (game, rules) {
-            (AnyGame::Xiangqi(game), Some(RuleSet::Xiangqi(rules))) => {
-                search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+        let outcome = match game {
+            BoardGame::Xiangqi(game, Some(rules)) => {
+                search::search(&UnderRules { game, rules: *rules }, params, tt, stop, deadline, on_depth)
             }
-            (AnyGame::Janggi(game), Some(RuleSet::Janggi(rules))) => {
-                search::search(&UnderRules { game, rules }, params, tt, stop, deadline, on_depth)
+            BoardGame::Janggi(game, Some(rules)) => {
+                search::search(&UnderRules { game, rules: *rules }, params, tt, stop, deadline, on_depth)
             }
-            (AnyGame::Xiangqi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
-            (AnyGame::Janggi(g), _) => search::search(g, params, tt, stop, deadline, on_depth),
+            BoardGame::Xiangqi(g, None) => search::search(g, params, tt, stop, deadline, on_depth),
+            BoardGame::Janggi(g, None) => search::search(g, params, tt, stop, deadline, on_depth),
         };
         self.count_finished(outcome.report.nodes, started, budget);
         outcome

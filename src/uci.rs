@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::engine::{Engine, EngineConfig, Running};
-use crate::game::{AnyGame, RuleSet, Variant};
+use crate::game::{BoardGame, RuleSet, Variant};
 use crate::rules::types::Color;
 use crate::search::time::Clock;
 use crate::search::{self, Limits, Params, Score};
@@ -22,9 +22,10 @@ struct Session {
     engine: Arc<Engine>,
     threads: usize,
     variant: Variant,
-    /// The rule set repetitions are judged by; `None`: the variant's default.
+    /// The rule set repetitions are judged by; `None`: the variant's default. Each
+    /// game the session sets up is put under it.
     rules: Option<RuleSet>,
-    game: AnyGame,
+    game: BoardGame,
     running: Option<Running>,
 }
 
@@ -56,7 +57,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
         threads: threads.max(1),
         variant: Variant::Xiangqi,
         rules: None,
-        game: AnyGame::startpos(Variant::Xiangqi),
+        game: BoardGame::startpos(Variant::Xiangqi),
         running: None,
     };
     for line in input.lines() {
@@ -97,20 +98,24 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                         Ok(variant @ (Variant::Xiangqi | Variant::Janggi)) => {
                             s.variant = variant;
                             s.rules = None;
-                            s.game = AnyGame::startpos(variant);
+                            s.game = BoardGame::startpos(variant);
                         }
                         _ => say(&out, format!("info string variant {v} is not supported yet")),
                     },
-                    (Some("Rules"), Some(v)) => match rule_set(&v, s.variant) {
-                        Ok(rules) => s.rules = rules,
-                        Err(e) => say(&out, format!("info string {e}")),
-                    },
+                    (Some("Rules"), Some(v)) => {
+                        match rule_set(&v).and_then(|rules| {
+                            Ok((rules, s.game.clone().with_rules(rules).map_err(|e| format!("Rules: {e}"))?))
+                        }) {
+                            Ok((rules, game)) => (s.rules, s.game) = (rules, game),
+                            Err(e) => say(&out, format!("info string {e}")),
+                        }
+                    }
                     _ => {}
                 }
             }
             Some("position") => {
                 wait(&mut s);
-                match parse_position(&words, s.variant) {
+                match parse_position(&words, s.variant).and_then(|g| g.with_rules(s.rules).map_err(|e| e.to_string())) {
                     Ok(g) => s.game = g,
                     Err(e) => say(&out, format!("info string {e}")),
                 }
@@ -118,7 +123,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
             Some("go") => {
                 wait(&mut s);
                 let params = go_params(&words, s.game.turn(), s.threads);
-                let (game, rules, to_gui) = (s.game.clone(), s.rules, out.clone());
+                let (game, to_gui) = (s.game.clone(), out.clone());
                 // The previous search has ended (`wait` above): its thread is free.
                 let started = s.engine.try_admit().and_then(|permit| {
                     s.engine.start(permit, move |engine, stop| {
@@ -142,7 +147,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                                 );
                             }
                         };
-                        let outcome = engine.search(&game, rules, &params, None, stop, &mut info);
+                        let outcome = engine.search(&game, &params, None, stop, &mut info);
                         let best = outcome.best.map_or("(none)".to_string(), |m| m.to_string());
                         match outcome.ponder {
                             Some(p) => say(&to_gui, format!("bestmove {best} ponder {p}")),
@@ -181,7 +186,7 @@ fn value_after(words: &[&str], key: &str) -> Option<String> {
     (!v.is_empty()).then_some(v)
 }
 
-fn parse_position(words: &[&str], variant: Variant) -> Result<AnyGame, String> {
+fn parse_position(words: &[&str], variant: Variant) -> Result<BoardGame, String> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let spec = &words[1..moves_at.unwrap_or(words.len())];
     let text = match spec.first() {
@@ -189,7 +194,7 @@ fn parse_position(words: &[&str], variant: Variant) -> Result<AnyGame, String> {
         Some(&"fen") => spec[1..].join(" "),
         _ => return Err("position needs startpos or fen".into()),
     };
-    let mut game = AnyGame::from_fen(variant, &text)?;
+    let mut game = BoardGame::from_fen(variant, &text)?;
     if let Some(i) = moves_at {
         game.play_iccs(words[i + 1..].iter().copied()).map_err(|e| match e.reason {
             None => format!("bad move {}", e.text),
@@ -219,11 +224,11 @@ fn go_params(words: &[&str], turn: Color, threads: usize) -> Params {
     Params { limits, threads, ..Params::default() }
 }
 
-/// The `Rules` option: a rule set of the session's variant, or `default`.
-fn rule_set(value: &str, variant: Variant) -> Result<Option<RuleSet>, String> {
+/// The `Rules` option: a rule set (of the session's variant, which putting the game
+/// under it checks), or `default`.
+fn rule_set(value: &str) -> Result<Option<RuleSet>, String> {
     if value.eq_ignore_ascii_case("default") {
         return Ok(None);
     }
-    let rules = value.parse::<RuleSet>().map_err(|_| format!("unknown rule set {value}"))?;
-    rules.for_variant(variant).map(Some).map_err(|e| format!("Rules: {e}"))
+    value.parse::<RuleSet>().map(Some).map_err(|_| format!("unknown rule set {value}"))
 }

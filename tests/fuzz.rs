@@ -16,7 +16,7 @@ use std::sync::{Arc, LazyLock};
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::{self, Error, proto};
 use chuhe::engine::{Engine, EngineConfig};
-use chuhe::game::{AnyGame, Variant};
+use chuhe::game::{BoardGame, Variant};
 use chuhe::notation::{Notation, fen, record};
 use chuhe::rules::three_kingdoms;
 use proptest::prelude::*;
@@ -167,7 +167,7 @@ proptest! {
             prop_assert!(fen::parse(&fen::format(&setup)).is_ok());
         }
         for variant in [Variant::Xiangqi, Variant::Janggi] {
-            let _ = AnyGame::from_fen(variant, &text);
+            let _ = BoardGame::from_fen(variant, &text);
         }
         if let Ok(setup) = three_kingdoms::text::parse(&text) {
             let _ = three_kingdoms::Position::from_setup(setup);
@@ -176,7 +176,7 @@ proptest! {
 
     #[test]
     fn every_notation_reads_or_refuses_any_text(text in text()) {
-        let games = [AnyGame::startpos(Variant::Xiangqi), AnyGame::startpos(Variant::Janggi)];
+        let games = [BoardGame::startpos(Variant::Xiangqi), BoardGame::startpos(Variant::Janggi)];
         for game in &games {
             for n in Notation::ALL {
                 if !game.writes_in(n) {

@@ -6,20 +6,21 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::convert::{self, ContentLimits};
-use super::error::{Error, bad_request, required};
+use super::error::{Error, bad_request};
+use super::game::request_game;
 use super::proto;
 use super::three_kingdoms_analysis;
 use crate::engine::{Budget, Deadline, Engine, SearchStream};
-use crate::game::{AnyGame, RuleSet};
+use crate::game::{AnyGame, BoardGame};
 use crate::rules::types::Move;
 use crate::search::draw_offer::{self, DrawAnswer, Standing};
 use crate::search::{self, Outcome, Params, Report, Score, StopReason};
 
 /// A search request, whichever RPC it came from.
 struct Job {
-    game: AnyGame,
-    /// The rule set repetitions are judged by; `None`: the variant's default.
-    rules: Option<RuleSet>,
+    /// The game, under the rule set repetitions are judged by (none named: the
+    /// variant's own judgement).
+    game: BoardGame,
     params: Params,
     budget: Budget,
 }
@@ -29,12 +30,12 @@ impl Job {
     /// (not the server's cap or the call's deadline) bounded it.
     fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
         let (time, movetime) = self.budget.from_now();
-        (engine.search(&self.game, self.rules, &self.params, time, stop, on_depth), movetime)
+        (engine.search(&self.game, &self.params, time, stop, on_depth), movetime)
     }
 }
 
 /// Root moves of a request, each read and, where `game` is given, legal in it.
-fn parse_root_moves(list: &[String], field: &str, game: Option<&AnyGame>) -> Result<Vec<Move>, Error> {
+fn parse_root_moves(list: &[String], field: &str, game: Option<&BoardGame>) -> Result<Vec<Move>, Error> {
     convert::check_count(list.len(), convert::MAX_ROOT_MOVES, field)?;
     let moves: Vec<Move> = list
         .iter()
@@ -55,21 +56,16 @@ fn parse_root_moves(list: &[String], field: &str, game: Option<&AnyGame>) -> Res
     Ok(moves)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The search of a request in its 9x10 `game`.
 fn job(
     engine: &Engine,
-    position: Option<&proto::Position>,
+    game: BoardGame,
     limits: Option<&proto::SearchLimits>,
     multipv: u32,
     search_moves: &[String],
     exclude_moves: &[String],
-    rule_set: i32,
-    content: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<Job, Error> {
-    let position = required(position, "position")?;
-    let game = convert::game_from_request(position, "position", content)?;
-    let rules = convert::optional_rule_set(rule_set, "rule_set", game.variant())?;
     let l = limits.cloned().unwrap_or_default();
     if multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
@@ -84,7 +80,7 @@ fn job(
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), deadline);
-    Ok(Job { game, rules, params, budget })
+    Ok(Job { game, params, budget })
 }
 
 /// The limits a request asks for (0 is none): depth, nodes and the side to move's clock,
@@ -124,15 +120,14 @@ fn search_clock(c: &proto::SearchClock) -> Result<search::time::Clock, Error> {
     })
 }
 
-/// The job of an Analyze request.
+/// The job of an Analyze request in its 9x10 `game`.
 fn analyze_job(
     engine: &Engine,
     r: &proto::AnalyzeRequest,
-    limits: ContentLimits,
+    game: BoardGame,
     deadline: Option<Deadline>,
 ) -> Result<Job, Error> {
-    let (position, search) = (r.position.as_ref(), r.limits.as_ref());
-    job(engine, position, search, r.multipv, &r.search_moves, &r.exclude_moves, r.rule_set, limits, deadline)
+    job(engine, game, r.limits.as_ref(), r.multipv, &r.search_moves, &r.exclude_moves, deadline)
 }
 
 /// AnalyzeStream asks what Analyze asks.
@@ -247,21 +242,11 @@ pub fn analyze_here(
     limits: ContentLimits,
     on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
 ) -> Result<proto::AnalyzeResponse, Error> {
-    if convert::is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::analyze_here(engine, r, limits, on_depth);
-    }
-    let position = r.position.as_ref();
-    let job = job(
-        engine,
-        position,
-        r.limits.as_ref(),
-        r.multipv,
-        &r.search_moves,
-        &r.exclude_moves,
-        r.rule_set,
-        limits,
-        None,
-    )?;
+    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze_here(engine, r, game, on_depth),
+    };
+    let job = analyze_job(engine, r, game, None)?;
     let stop = AtomicBool::new(false);
     let hit_rate = || engine.tt.hit_rate();
     let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
@@ -303,10 +288,11 @@ pub async fn analyze(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    if convert::is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::analyze(engine, r, limits, deadline).await;
-    }
-    let job = analyze_job(engine, r, limits, deadline)?;
+    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
+    };
+    let job = analyze_job(engine, r, game, deadline)?;
     let (outcome, movetime) = search(engine, job).await?;
     Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
 }
@@ -320,10 +306,13 @@ pub async fn analyze_stream(
     deadline: Option<Deadline>,
 ) -> Result<ProgressStream, Error> {
     let r = &analyze_request(r);
-    if convert::is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::analyze_stream(engine, r, limits, deadline).await;
-    }
-    let job = analyze_job(engine, r, limits, deadline)?;
+    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => {
+            return three_kingdoms_analysis::analyze_stream(engine, r, game, deadline).await;
+        }
+    };
+    let job = analyze_job(engine, r, game, deadline)?;
     let stream = engine
         .stream(job.budget.until, move |engine, stop, send| {
             let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
@@ -341,12 +330,13 @@ pub async fn hint(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
-    if convert::is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::hint(engine, r, limits, deadline).await;
-    }
+    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::hint(engine, r, game, deadline).await,
+    };
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, deadline)?;
+    let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
     let game = job.game.clone();
     let (outcome, _) = search(engine, job).await?;
     let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
@@ -363,12 +353,15 @@ pub async fn evaluate_draw_offer(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    if convert::is_three_kingdoms(r.position.as_ref()) {
-        return three_kingdoms_analysis::evaluate_draw_offer(engine, r, limits, deadline).await;
-    }
+    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => {
+            return three_kingdoms_analysis::evaluate_draw_offer(engine, r, game, deadline).await;
+        }
+    };
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, r.position.as_ref(), Some(&think), 1, &[], &[], r.rule_set, limits, deadline)?;
+    let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
     let game = job.game.clone();
     let offered_by = match proto::Player::try_from(r.offered_by) {
         Ok(proto::Player::Red) => crate::rules::types::Color::Red,

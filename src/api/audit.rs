@@ -37,10 +37,11 @@ use std::time::{Duration, Instant};
 
 use super::analysis::principal_variations;
 use super::convert::{self, ContentLimits};
-use super::error::{Error, bad_request, required};
+use super::error::{Error, bad_request};
+use super::game::request_game;
 use super::proto;
 use crate::engine::{Engine, SearchStream};
-use crate::game::{AnyGame, RuleSet};
+use crate::game::{AnyGame, BoardGame};
 use crate::rules::types::{Color, Move, MoveList};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Line, Params, Score};
@@ -68,9 +69,9 @@ pub const WP_SCALE: f64 = 0.003_682_08;
 
 /// A checked audit request: everything the searches need, nothing left to refuse.
 pub struct Audit {
-    start: AnyGame,
+    /// The start, under the rule set of the audit.
+    start: BoardGame,
     moves: Vec<Move>,
-    rules: RuleSet,
     /// Audited sides: Red, Black.
     sides: [bool; 2],
     params: Params,
@@ -104,17 +105,17 @@ fn side(c: Color) -> usize {
 /// Checks the whole request before any search: the variant, every move, the sides, the
 /// budget, the lines and the clock data.
 pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLimits) -> Result<Audit, Error> {
-    let position = required(r.position.as_ref(), "position")?;
-    if convert::is_three_kingdoms(Some(position)) {
-        return Err(bad_request(
-            "position.variant",
-            "audits serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move",
-        ));
-    }
-    let end = convert::game_from_request(position, "position", limits)?;
-    let start = convert::start_game(position, "position")?;
+    let end = match request_game(r.position.as_ref(), r.rule_set, limits)? {
+        AnyGame::Board(end) => end.with_default_rules(),
+        AnyGame::ThreeKingdoms(_) => {
+            return Err(bad_request(
+                "position.variant",
+                "audits serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move",
+            ));
+        }
+    };
     let moves = end.moves();
-    let rules = convert::rule_set(r.rule_set, "rule_set", start.variant())?;
+    let start = end.at_start();
     let mut sides = [r.players.is_empty(); 2];
     for (i, &p) in r.players.iter().enumerate() {
         match proto::Player::try_from(p) {
@@ -155,7 +156,6 @@ pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLi
     Ok(Audit {
         start,
         moves,
-        rules,
         sides,
         params,
         budget: Some(engine.config.max_analysis),
@@ -217,15 +217,14 @@ fn judge(
     engine: &Engine,
     tt: &TranspositionTable,
     audit: &Audit,
-    game: &AnyGame,
+    game: &BoardGame,
     (index, played): (usize, Move),
     stop: &AtomicBool,
 ) -> Option<proto::AuditPly> {
     tt.clear();
     let mut legal = MoveList::new();
     game.legal_moves(&mut legal);
-    let rules = Some(audit.rules);
-    let main = engine.search_with(tt, game, rules, &audit.params, audit.budget, stop, &mut |_| {});
+    let main = engine.search_with(tt, game, &audit.params, audit.budget, stop, &mut |_| {});
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -238,7 +237,7 @@ fn judge(
         Some(r) => found.get(r - 1).map(|l| l.score),
         None => {
             let only = Params { multipv: 1, search_moves: vec![played], ..audit.params.clone() };
-            let alone = engine.search_with(tt, game, rules, &only, audit.budget, stop, &mut |_| {});
+            let alone = engine.search_with(tt, game, &only, audit.budget, stop, &mut |_| {});
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
@@ -392,7 +391,7 @@ fn parameters(audit: &Audit) -> proto::AuditParameters {
         threads: audit.params.threads as u32,
         hash_mb: HASH_MB as u32,
         book_plies: audit.book_plies as u32,
-        rule_set: convert::proto_rule_set(audit.rules) as i32,
+        rule_set: convert::proto_rule_set(audit.start.rules_or_default()) as i32,
         deterministic: limits.movetime.is_none(),
         cp_loss_cap: CP_LOSS_CAP as u32,
         near_best_margin_cp: NEAR_BEST_CP as u32,

@@ -4,7 +4,7 @@
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request, required, unimplemented};
 use super::proto;
-use crate::game::{AnyGame, Variant};
+use crate::game::{BoardGame, Variant};
 use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
 use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
@@ -161,7 +161,7 @@ pub fn export_record(
     }
     let tags: Vec<(String, String)> = req.tags.iter().map(|t| (t.name.clone(), t.value.clone())).collect();
     let text = match &game {
-        AnyGame::Xiangqi(game) => {
+        BoardGame::Xiangqi(game, _) => {
             // A record names its handicap start by its Preset tag.
             let start = convert::named_start(position, "position")?;
             let preset =
@@ -170,7 +170,7 @@ pub fn export_record(
             let rec = Record { tags, named_start: preset, start: game.start().clone(), moves, comments, result };
             record::export(&rec, notation)
         }
-        AnyGame::Janggi(game) => {
+        BoardGame::Janggi(game, _) => {
             // A start of setups is written by its setup tags.
             let setups = if convert::uses_preset(position) {
                 Some((

@@ -6,39 +6,42 @@ use prost::Message;
 
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request, required};
+use super::game::{request_game, request_start};
 use super::proto;
 use super::three_kingdoms;
 use super::wire::{Encoded, Writer};
-use crate::game::{AnyGame, RuleSet};
-use crate::rules::janggi;
+use crate::game::{AnyGame, BoardGame};
 use crate::rules::outcome::{AdjudicationError, GameResult};
 use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
-use crate::rules::xiangqi::adjudicate;
 
 /// ListLegalMoves: the legal moves of the request's position, with its status.
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Error> {
-    if convert::is_three_kingdoms(req.position.as_ref()) {
-        return three_kingdoms::list_legal_moves(req, limits);
+    match request_game(req.position.as_ref(), req.rule_set, limits)? {
+        AnyGame::Board(game) => {
+            list_board_moves(req, &game)?.decode().map_err(|e| Error::Internal(format!("move list written wrong: {e}")))
+        }
+        AnyGame::ThreeKingdoms(game) => three_kingdoms::list_legal_moves(req, &game),
     }
-    list_legal_moves_encoded(req, limits)?
-        .decode()
-        .map_err(|e| Error::Internal(format!("move list written wrong: {e}")))
 }
 
 /// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
 /// variants write them straight from the moves (see [`super::wire`]).
 pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Error> {
-    if convert::is_three_kingdoms(req.position.as_ref()) {
-        return three_kingdoms::list_legal_moves(req, limits).map(|r| Encoded(r.encode_to_vec()));
+    match request_game(req.position.as_ref(), req.rule_set, limits)? {
+        AnyGame::Board(game) => list_board_moves(req, &game),
+        AnyGame::ThreeKingdoms(game) => {
+            three_kingdoms::list_legal_moves(req, &game).map(|r| Encoded(r.encode_to_vec()))
+        }
     }
-    let position = required(req.position.as_ref(), "position")?;
-    let game = convert::game_from_request(position, "position", limits)?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
+}
+
+/// The response of ListLegalMovesRequest for a 9x10 game, as bytes.
+fn list_board_moves(req: &proto::ListLegalMovesRequest, game: &BoardGame) -> Result<Encoded, Error> {
     let notations = convert::notations(&req.notations, "notations")?;
-    convert::check_notations(&game, &notations, "notations")?;
+    convert::check_notations(game, &notations, "notations")?;
     let mut list = MoveList::new();
     game.legal_moves(&mut list);
     // The order of the ICCS texts, without comparing strings: file and rank of the
@@ -65,16 +68,16 @@ pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: Cont
         w.message(1, |w| {
             convert::encode_facts(&facts).write_to(w);
             if !notations.is_empty() {
-                for text in convert::render(&game, facts.m, &notations) {
+                for text in convert::render(game, facts.m, &notations) {
                     w.prost_message(10, &text);
                 }
             }
-            if let Some(rules) = rules {
-                w.uint(11, convert::move_warning(&game, facts.m, rules) as u64);
+            if game.rules().is_some() {
+                w.uint(11, convert::move_warning(game, facts.m) as u64);
             }
         });
     });
-    w.prost_message(2, &convert::game_status_given(&game, list.as_slice()));
+    w.prost_message(2, &convert::game_status_given(game, list.as_slice()));
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(list.len() as u64);
     Ok(w.finish())
@@ -85,15 +88,20 @@ pub fn validate_move(
     req: &proto::ValidateMoveRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateMoveResponse, Error> {
-    if convert::is_three_kingdoms(req.position.as_ref()) {
-        return three_kingdoms::validate_move(req, limits);
+    match request_game(req.position.as_ref(), req.rule_set, limits)? {
+        AnyGame::Board(game) => validate_board_move(req, &game),
+        AnyGame::ThreeKingdoms(game) => three_kingdoms::validate_move(req, game),
     }
-    let position = required(req.position.as_ref(), "position")?;
-    let game = convert::game_from_request(position, "position", limits)?;
-    let rules = convert::optional_rule_set(req.rule_set, "rule_set", game.variant())?;
+}
+
+/// [`validate_move`] in a 9x10 game.
+fn validate_board_move(
+    req: &proto::ValidateMoveRequest,
+    game: &BoardGame,
+) -> Result<proto::ValidateMoveResponse, Error> {
     let notation = convert::notation(req.notation, "notation")?;
     let notations = convert::notations(&req.notations, "notations")?;
-    convert::check_notations(&game, &notations, "notations")?;
+    convert::check_notations(game, &notations, "notations")?;
     let m = if req.r#move.trim().is_empty() {
         let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
         let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
@@ -103,7 +111,7 @@ pub fn validate_move(
         }
         Move::new(from, to)
     } else {
-        match convert::resolve_move(&game, &req.r#move, notation)? {
+        match convert::resolve_move(game, &req.r#move, notation)? {
             Ok(m) => m,
             // The text reads, but names no move of this position.
             Err((reason, detail)) => {
@@ -125,10 +133,10 @@ pub fn validate_move(
             ..Default::default()
         },
         None => {
-            let mut described = convert::describe_move(&game, m);
-            described.notations = convert::render(&game, m, &notations);
-            if let Some(rules) = rules {
-                described.warning = convert::move_warning(&game, m, rules) as i32;
+            let mut described = convert::describe_move(game, m);
+            described.notations = convert::render(game, m, &notations);
+            if game.rules().is_some() {
+                described.warning = convert::move_warning(game, m) as i32;
             }
             // The status carries the FEN after the move: formatted once for both fields.
             let status = convert::game_status(&game.after(m));
@@ -149,11 +157,19 @@ pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
-    if convert::is_three_kingdoms(req.position.as_ref()) {
-        return three_kingdoms::validate_game(req, limits);
+    match request_start(req.position.as_ref())? {
+        AnyGame::Board(start) => validate_board_game(req, start, limits),
+        AnyGame::ThreeKingdoms(start) => three_kingdoms::validate_game(req, start, limits),
     }
+}
+
+/// [`validate_game`] of a 9x10 record.
+fn validate_board_game(
+    req: &proto::ValidateGameRequest,
+    mut game: BoardGame,
+    limits: ContentLimits,
+) -> Result<proto::ValidateGameResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
-    let mut game = convert::start_game(position, "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
@@ -181,14 +197,22 @@ pub fn validate_game(
 
 /// Adjudicate: the result of a game record under a rule set.
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
-    if convert::is_three_kingdoms(req.position.as_ref()) {
-        return three_kingdoms::adjudicate(req, limits);
+    match request_start(req.position.as_ref())? {
+        AnyGame::Board(start) => adjudicate_board(req, start, limits),
+        AnyGame::ThreeKingdoms(start) => three_kingdoms::adjudicate(req, start, limits),
     }
+}
+
+/// [`adjudicate`] of a 9x10 record.
+fn adjudicate_board(
+    req: &proto::AdjudicateRequest,
+    start: BoardGame,
+    limits: ContentLimits,
+) -> Result<proto::AdjudicateResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
-    let start = convert::start_game(position, "position")?;
     let variant = start.variant();
     let moves = convert::parse_moves(position, "position", limits)?;
-    let rules = convert::rule_set(req.rule_set, "rule_set", variant)?;
+    let start = convert::under_rule_set(start, req.rule_set, "rule_set")?.with_default_rules();
     convert::check_count(req.events.len(), convert::MAX_EVENTS, "events")?;
     convert::check_event_order(req.events.iter().map(|e| e.ply))?;
     let events = req
@@ -210,15 +234,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         ),
         AdjudicationError::BadEvent { index, detail } => bad_request(format!("events[{index}]"), detail),
     };
-    let ruling = match (&start, rules) {
-        (AnyGame::Xiangqi(g), RuleSet::Xiangqi(r)) => {
-            adjudicate::adjudicate_with_handicap(g.start(), g.handicap(), &moves, r, &events).map_err(unjudged)?
-        }
-        (AnyGame::Janggi(g), RuleSet::Janggi(r)) => {
-            janggi::adjudicate::adjudicate(g.start(), &moves, r, &events).map_err(unjudged)?
-        }
-        _ => unreachable!("convert::rule_set matches the rule set to the variant"),
-    };
+    let ruling = start.adjudicate(&moves, &events).map_err(unjudged)?;
     let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         end.play_unchecked(m);
@@ -250,7 +266,7 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
         explanation: ruling.explanation.clone(),
         winner: winner as i32,
         winners: if winner == proto::Player::Unspecified { Vec::new() } else { vec![winner as i32] },
-        rule_set: convert::proto_rule_set(rules) as i32,
+        rule_set: convert::proto_rule_set(end.rules_or_default()) as i32,
         points,
         final_status: Some(convert::game_status(&end)),
         moves_after_end: ruling.moves_after_end as u32,

@@ -111,7 +111,7 @@ fn explain_illegal_in(game: &Game, m: Move) -> Option<(proto::IllegalMoveReason,
 
 /// The game of a request: its start position and every move of `Position.moves`
 /// played; an illegal move is INVALID_ARGUMENT naming it.
-fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Error> {
+pub(super) fn game(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<Game, Error> {
     let start = start_position(p, field)?;
     let moves = parse_moves(p, field, limits)?;
     let mut game = Game::new(start);
@@ -200,15 +200,12 @@ fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// [`super::rules::list_legal_moves`] for a Three Kingdoms position.
+/// [`super::rules::list_legal_moves`] in the Three Kingdoms game of the request.
 pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
-    limits: ContentLimits,
+    game: &Game,
 ) -> Result<proto::ListLegalMovesResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
-    check_rule_set(req.rule_set, "rule_set")?;
     check_notations(&req.notations, "notations")?;
-    let game = game(position, "position", limits)?;
     let pos = game.position();
     let mut list = MoveList::new();
     if game.drawn().is_none() {
@@ -219,7 +216,7 @@ pub fn list_legal_moves(
     convert::clear_mover(&mut moves);
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(moves.len() as u64);
-    Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(&game)) })
+    Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(game)) })
 }
 
 fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
@@ -229,19 +226,13 @@ fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
     Point::parse(p.name.trim()).map_err(|e| bad_request(format!("{field}.name"), e.to_string()))
 }
 
-/// [`super::rules::validate_move`] for a Three Kingdoms position.
-pub fn validate_move(
-    req: &proto::ValidateMoveRequest,
-    limits: ContentLimits,
-) -> Result<proto::ValidateMoveResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
-    check_rule_set(req.rule_set, "rule_set")?;
+/// [`super::rules::validate_move`] in the Three Kingdoms game of the request.
+pub fn validate_move(req: &proto::ValidateMoveRequest, mut game: Game) -> Result<proto::ValidateMoveResponse, Error> {
     check_notations(&req.notations, "notations")?;
     match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) => {}
         _ => return Err(bad_request("notation", "Three Kingdoms moves are written only as point names")),
     }
-    let mut game = game(position, "position", limits)?;
     let m = if req.r#move.trim().is_empty() {
         let from = req.from.as_ref().ok_or_else(|| bad_request("move", "give the move as text or as from and to"))?;
         let to = req.to.as_ref().ok_or_else(|| bad_request("to", "to is required with from"))?;
@@ -281,15 +272,15 @@ pub fn validate_move(
     })
 }
 
-/// [`super::rules::validate_game`] for a Three Kingdoms record.
+/// [`super::rules::validate_game`] of a Three Kingdoms record from `start` (no move
+/// played).
 pub fn validate_game(
     req: &proto::ValidateGameRequest,
+    mut game: Game,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
-    let start = start_position(position, "position")?;
     let moves = parse_moves(position, "position", limits)?;
-    let mut game = Game::new(start);
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
         if let Some(why) = explain_illegal_in(&game, m) {
@@ -337,11 +328,15 @@ fn termination(t: Option<Termination>) -> proto::Termination {
     }
 }
 
-/// [`super::rules::adjudicate`] for a Three Kingdoms record.
-pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
+/// [`super::rules::adjudicate`] of a Three Kingdoms record from `start` (no move
+/// played).
+pub fn adjudicate(
+    req: &proto::AdjudicateRequest,
+    start: Game,
+    limits: ContentLimits,
+) -> Result<proto::AdjudicateResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;
-    let start = start_position(position, "position")?;
     let moves = parse_moves(position, "position", limits)?;
     convert::check_count(req.events.len(), convert::MAX_EVENTS, "events")?;
     convert::check_event_order(req.events.iter().map(|e| e.ply))?;
@@ -353,13 +348,13 @@ pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Resu
             format!("ply {} is past the record's {} moves", e.ply, moves.len()),
         ));
     }
-    let ruling = outcome::adjudicate(&start, &moves, &events).map_err(|e| match e {
+    let ruling = outcome::adjudicate(start.start(), &moves, &events).map_err(|e| match e {
         outcome::AdjudicationError::IllegalMove { index, mv, .. } => {
             bad_request(format!("position.moves[{index}]"), format!("{mv} is illegal"))
         }
         outcome::AdjudicationError::BadEvent { index, detail } => bad_request(format!("events[{index}].ply"), detail),
     })?;
-    let mut end = Game::new(start);
+    let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         let _ = end.play(m);
     }

@@ -16,10 +16,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::analysis::{draw_offer_reason, final_message, principal_variations, progress_message, stop_reason};
-use super::convert::ContentLimits;
-use super::error::{Error, bad_request, required};
+use super::error::{Error, bad_request};
 use super::proto;
-use super::three_kingdoms::{check_rule_set, describe_move, kingdom, parse_moves, start_position};
+use super::three_kingdoms::{describe_move, kingdom};
 use crate::engine::{self, Budget, Deadline, Engine, SearchStream};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
@@ -30,22 +29,6 @@ struct Job {
     game: Game,
     params: Params,
     budget: Budget,
-}
-
-/// The game of the record of `p` under `rule_set`; an illegal move is
-/// INVALID_ARGUMENT.
-fn current(p: Option<&proto::Position>, rule_set: i32, content: ContentLimits) -> Result<Game, Error> {
-    check_rule_set(rule_set, "rule_set")?;
-    let p = required(p, "position")?;
-    let start = start_position(p, "position")?;
-    let moves = parse_moves(p, "position", content)?;
-    let mut game = Game::new(start);
-    for (i, &m) in moves.iter().enumerate() {
-        if game.play(m).is_err() {
-            return Err(bad_request(format!("position.moves[{i}]"), format!("{m} is illegal")));
-        }
-    }
-    Ok(game)
 }
 
 /// FAILED_PRECONDITION naming how the game ended, if it has.
@@ -70,14 +53,8 @@ fn root_moves(list: &[String], field: &str, game: Option<&Game>) -> Result<Vec<M
     Ok(moves)
 }
 
-/// The job of an Analyze request (AnalyzeStream's has the same fields).
-fn job(
-    engine: &Engine,
-    r: &proto::AnalyzeRequest,
-    content: ContentLimits,
-    deadline: Option<Deadline>,
-) -> Result<Job, Error> {
-    let game = current(r.position.as_ref(), r.rule_set, content)?;
+/// The job of an Analyze request (AnalyzeStream's has the same fields) in its game.
+fn job(engine: &Engine, r: &proto::AnalyzeRequest, game: Game, deadline: Option<Deadline>) -> Result<Job, Error> {
     if r.multipv > 64 {
         return Err(bad_request("multipv", "at most 64 lines"));
     }
@@ -147,29 +124,30 @@ fn run(engine: &Engine, job: &Job, stop: &AtomicBool, on_depth: &mut dyn FnMut(&
     (engine.search_three_kingdoms(&job.game, &job.params, time, stop, on_depth), movetime)
 }
 
-/// Analyze on the calling thread (the command line's `chuhe analyze`): `on_depth` sees
-/// each completed depth as the stream would send it.
+/// Analyze of the request's Three Kingdoms `game` on the calling thread (the command
+/// line's `chuhe analyze`): `on_depth` sees each completed depth as the stream would
+/// send it.
 pub fn analyze_here(
     engine: &Engine,
     r: &proto::AnalyzeRequest,
-    content: ContentLimits,
+    game: Game,
     on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
 ) -> Result<proto::AnalyzeResponse, Error> {
-    let job = job(engine, r, content, None)?;
+    let job = job(engine, r, game, None)?;
     let pos = job.game.position();
     let stop = AtomicBool::new(false);
     let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
     Ok(response(pos, &out, engine.tt.hit_rate()))
 }
 
-/// [`super::analysis::analyze`] for a Three Kingdoms position.
+/// [`super::analysis::analyze`] of the request's Three Kingdoms `game`.
 pub async fn analyze(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
-    content: ContentLimits,
+    game: Game,
     deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    let job = job(engine, r, content, deadline)?;
+    let job = job(engine, r, game, deadline)?;
     engine
         .run(job.budget.until, move |engine, stop| {
             let out = run(engine, &job, stop, &mut |_| {});
@@ -179,14 +157,14 @@ pub async fn analyze(
         .map_err(Error::from)
 }
 
-/// [`super::analysis::analyze_stream`] for a Three Kingdoms position.
+/// [`super::analysis::analyze_stream`] of the request's Three Kingdoms `game`.
 pub async fn analyze_stream(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
-    content: ContentLimits,
+    game: Game,
     deadline: Option<Deadline>,
 ) -> Result<SearchStream<proto::AnalyzeStreamResponse>, Error> {
-    let job = job(engine, r, content, deadline)?;
+    let job = job(engine, r, game, deadline)?;
     engine
         .stream(job.budget.until, move |engine, stop, send| {
             let pos = job.game.position();
@@ -203,14 +181,13 @@ fn think(engine: &Engine, movetime_ms: u32, deadline: Option<Deadline>) -> Budge
     engine.budget(if movetime_ms > 0 { movetime_ms } else { 300 }, false, deadline)
 }
 
-/// [`super::analysis::hint`] for a Three Kingdoms position.
+/// [`super::analysis::hint`] in the request's Three Kingdoms `game`.
 pub async fn hint(
     engine: &Arc<Engine>,
     r: &proto::HintRequest,
-    content: ContentLimits,
+    game: Game,
     deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
-    let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
     let position = game.position().clone();
     let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
@@ -219,14 +196,13 @@ pub async fn hint(
     Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
 }
 
-/// [`super::analysis::evaluate_draw_offer`] for a Three Kingdoms position.
+/// [`super::analysis::evaluate_draw_offer`] in the request's Three Kingdoms `game`.
 pub async fn evaluate_draw_offer(
     engine: &Arc<Engine>,
     r: &proto::EvaluateDrawOfferRequest,
-    content: ContentLimits,
+    game: Game,
     deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    let game = current(r.position.as_ref(), r.rule_set, content)?;
     check_not_over(&game)?;
     let pos = game.position();
     let by = kingdom(r.offered_by).ok_or_else(|| bad_request("offered_by", "name SHU, WU or WEI"))?;

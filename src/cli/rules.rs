@@ -2,7 +2,7 @@
 
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
-use chuhe::game::AnyGame;
+use chuhe::game::BoardGame;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::MoveList;
 use chuhe::rules::{GamePosition, perft};
@@ -19,8 +19,8 @@ const NO_LIMIT: ContentLimits = ContentLimits { max_game_plies: usize::MAX };
 pub fn run_perft(position: &PositionArgs, depth: u32, divide: bool) -> Result<(), Failure> {
     match game(position)? {
         None => print_perft(&mut three_kingdoms_position(position)?, depth, divide),
-        Some(AnyGame::Xiangqi(g)) => print_perft(&mut g.position().clone(), depth, divide),
-        Some(AnyGame::Janggi(g)) => print_perft(&mut g.position().clone(), depth, divide),
+        Some(BoardGame::Xiangqi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
+        Some(BoardGame::Janggi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
     }
 }
 
@@ -142,16 +142,16 @@ pub fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
 
 /// The game of a 9x10 variant from `--fen` or `--preset` and `--moves` (ICCS, a pass
 /// written `pass`); `None` for Three Kingdoms.
-fn game(args: &PositionArgs) -> Result<Option<AnyGame>, Failure> {
+fn game(args: &PositionArgs) -> Result<Option<BoardGame>, Failure> {
     let variant = match args.variant {
         Variant::ThreeKingdoms => return Ok(None),
         Variant::Xiangqi => chuhe::game::Variant::Xiangqi,
         Variant::Janggi => chuhe::game::Variant::Janggi,
     };
     let mut game = match (start_arg(args.preset.as_deref())?, variant) {
-        (Some(start), chuhe::game::Variant::Xiangqi) => AnyGame::from_named_start(start),
+        (Some(start), chuhe::game::Variant::Xiangqi) => BoardGame::from_named_start(start),
         (Some(_), _) => return Err(Failure::Message("handicap presets are Xiangqi's".into())),
-        (None, _) => AnyGame::from_fen(variant, &args.fen).map_err(Failure::Message)?,
+        (None, _) => BoardGame::from_fen(variant, &args.fen).map_err(Failure::Message)?,
     };
     game.play_iccs(args.moves.split_whitespace()).map_err(|e| Failure::Message(e.to_string()))?;
     Ok(Some(game))

@@ -4,21 +4,58 @@
 //!
 //! - [`Variant`] and [`RuleSet`] read and write their command-line names
 //!   (`xiangqi`, `janggi-tournament`, ...), and a rule set knows its variant.
-//! - [`AnyGame`] is a game record of a 9x10 variant (Xiangqi or Janggi), with the
-//!   operations the front ends share: start it, play moves with the reason of an
-//!   illegal one, list moves, say the status, read and write moves in any notation,
-//!   warn of a repetition. Three Kingdoms, with three players on its own graph and
-//!   its own move type, is not one of its arms: its record is the same generic one
-//!   ([`crate::rules::three_kingdoms::Game`]), and the API serves it apart.
+//! - [`AnyGame`] is a game of any variant under its rule set: one arm for the two
+//!   9x10 variants ([`BoardGame`]) and one for Three Kingdoms. A front end builds one
+//!   from a request and matches it once; each arm then works with its own move, board
+//!   and side types.
+//! - [`BoardGame`] is a game record of a 9x10 variant (Xiangqi or Janggi) with the rule
+//!   set named for it, each arm holding its own variant's rule set type (so no game is
+//!   paired with another variant's rules), and the operations the front ends share:
+//!   start it, play moves with the reason of an illegal one, list moves, say the
+//!   status, read and write moves in any notation, warn of a repetition, judge the
+//!   record. Three Kingdoms, with three players on its own graph and its own move type,
+//!   has its own record (the same generic one,
+//!   [`crate::rules::three_kingdoms::Game`]) and one rule set, so its arm carries none.
 
-mod any_game;
+mod board_game;
 
 use std::fmt;
 use std::str::FromStr;
 
-pub use any_game::{AnyGame, MoveFacts, PlayError};
+pub use board_game::{BoardGame, MoveFacts, PlayError};
 
-use crate::rules::{janggi, xiangqi};
+use crate::rules::{janggi, three_kingdoms, xiangqi};
+
+/// A game of any variant, under its rule set.
+// A game is built once per request and matched at once, so the arms' sizes differing
+// costs nothing; boxing the 9x10 arm would add an allocation to every call.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A Xiangqi or Janggi game, with the rule set named for it.
+    Board(BoardGame),
+    /// A Three Kingdoms game. Its variant has one rule set ([`RuleSet::ThreeKingdoms`]),
+    /// so there is none to carry.
+    ThreeKingdoms(three_kingdoms::Game),
+}
+
+impl AnyGame {
+    /// The game's variant.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Board(game) => game.variant(),
+            AnyGame::ThreeKingdoms(_) => Variant::ThreeKingdoms,
+        }
+    }
+
+    /// The rule set the game is judged by.
+    pub fn rules(&self) -> RuleSet {
+        match self {
+            AnyGame::Board(game) => game.rules_or_default(),
+            AnyGame::ThreeKingdoms(_) => RuleSet::ThreeKingdoms,
+        }
+    }
+}
 
 /// A game this crate knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use chuhe::api::audit;
 use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
 use chuhe::engine::{Engine, EngineConfig};
-use chuhe::game::{AnyGame, RuleSet, Variant};
+use chuhe::game::{BoardGame, Variant};
 use chuhe::rules::types::MoveList;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params};
@@ -56,7 +56,7 @@ fn side(r: &proto::AuditGameResponse, player: proto::Player) -> proto::AuditSide
 
 /// The engine's choice in `game` as an audit searches it: the audit's parameters, one
 /// thread, a fresh table of the audit's size, the variant's default rules.
-fn engine_choice(engine: &Engine, game: &AnyGame) -> chuhe::rules::types::Move {
+fn engine_choice(engine: &Engine, game: &BoardGame) -> chuhe::rules::types::Move {
     let params = Params {
         limits: Limits { nodes: Some(NODES), ..Limits::default() },
         multipv: audit::DEFAULT_MULTIPV as usize,
@@ -64,16 +64,16 @@ fn engine_choice(engine: &Engine, game: &AnyGame) -> chuhe::rules::types::Move {
         ..Params::default()
     };
     let tt = TranspositionTable::new(audit::HASH_MB);
-    let rules = Some(RuleSet::default_for(game.variant()));
+    let game = game.clone().with_default_rules();
     let stop = AtomicBool::new(false);
-    engine.search_with(&tt, game, rules, &params, None, &stop, &mut |_| {}).best.expect("a move")
+    engine.search_with(&tt, &game, &params, None, &stop, &mut |_| {}).best.expect("a move")
 }
 
 /// A game from the start: Red plays the engine's choice at the audit's budget, Black a
 /// random legal move (a fixed seed).
 fn engine_against_random(plies: usize) -> Vec<String> {
     let engine = Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() });
-    let mut game = AnyGame::startpos(Variant::Xiangqi);
+    let mut game = BoardGame::startpos(Variant::Xiangqi);
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut moves = Vec::new();
     for _ in 0..plies {

@@ -4,7 +4,7 @@
 use super::moves::rule_set_of;
 use crate::api::error::{Error, bad_request, unimplemented};
 use crate::api::proto;
-use crate::game::{RuleSet, Variant};
+use crate::game::{BoardGame, Variant};
 use crate::notation::Notation;
 use crate::rules::outcome;
 use crate::rules::types::Color;
@@ -90,23 +90,20 @@ pub fn notations(values: &[i32], field: &str) -> Result<Vec<(i32, Notation)>, St
     values.iter().enumerate().map(|(i, &v)| Ok((v, notation(v, &format!("{field}[{i}]"))?))).collect()
 }
 
-/// The rule set of a request for a game of `variant`: unspecified means the variant's
-/// default; an unknown value, or a rule set of another variant, is refused.
-pub fn rule_set(value: i32, field: &str, variant: Variant) -> Result<RuleSet, Status> {
-    Ok(optional_rule_set(value, field, variant)?.unwrap_or_else(|| RuleSet::default_for(variant)))
-}
-
-/// The rule set of a request where it may be left unspecified (`None`), as for the move
-/// warnings of ListLegalMoves and ValidateMove.
-pub fn optional_rule_set(value: i32, field: &str, variant: Variant) -> Result<Option<RuleSet>, Status> {
-    match proto::RuleSet::try_from(value) {
-        Err(_) => Err(bad_request(field, format!("unknown rule set {value}"))),
-        Ok(proto::RuleSet::Unspecified) => Ok(None),
+/// A 9x10 game under the rule set a request names in `field`: unspecified names none
+/// (the move warnings of ListLegalMoves and ValidateMove are then off, and a search
+/// follows the variant's own judgement of cycles); an unknown value, or a rule set of
+/// another variant, is refused.
+pub fn under_rule_set(game: BoardGame, value: i32, field: &str) -> Result<BoardGame, Status> {
+    let named = match proto::RuleSet::try_from(value) {
+        Err(_) => return Err(bad_request(field, format!("unknown rule set {value}"))),
+        Ok(proto::RuleSet::Unspecified) => None,
         Ok(named) => match rule_set_of(named) {
-            Some(rules) => rules.for_variant(variant).map(Some).map_err(|e| bad_request(field, e.to_string())),
-            None => Err(unimplemented(format!("rule set {} is not served yet", named.as_str_name()))),
+            Some(rules) => Some(rules),
+            None => return Err(unimplemented(format!("rule set {} is not served yet", named.as_str_name()))),
         },
-    }
+    };
+    game.with_rules(named).map_err(|e| bad_request(field, e.to_string()))
 }
 
 /// The API's warning for what a move would make of a repetition (none: unspecified).

@@ -6,7 +6,7 @@ use super::fields::{check_notation, warning};
 use crate::api::error::{Error, bad_request};
 use crate::api::proto;
 use crate::api::wire::{LENGTH_DELIMITED, VARINT, Writer};
-use crate::game::{AnyGame, MoveFacts, RuleSet};
+use crate::game::{BoardGame, MoveFacts, RuleSet};
 use crate::notation::Notation;
 use crate::rules::Status as BoardStatus;
 use crate::rules::illegal::IllegalReason;
@@ -16,16 +16,16 @@ use crate::rules::types::{Color, Move, Piece, PieceKind, Square};
 type Status = Error;
 
 /// The status of the game's current position.
-pub fn game_status(game: &AnyGame) -> proto::PositionStatus {
+pub fn game_status(game: &BoardGame) -> proto::PositionStatus {
     describe_status(game, game.status())
 }
 
 /// [`game_status`] when the legal moves are already known.
-pub fn game_status_given(game: &AnyGame, legal_moves: &[Move]) -> proto::PositionStatus {
+pub fn game_status_given(game: &BoardGame, legal_moves: &[Move]) -> proto::PositionStatus {
     describe_status(game, game.status_given(!legal_moves.is_empty()))
 }
 
-fn describe_status(game: &AnyGame, status: BoardStatus) -> proto::PositionStatus {
+fn describe_status(game: &BoardGame, status: BoardStatus) -> proto::PositionStatus {
     let s = match status {
         BoardStatus::Ongoing => proto::GameStatus::Ongoing,
         BoardStatus::Checkmate => proto::GameStatus::Checkmate,
@@ -44,7 +44,7 @@ fn describe_status(game: &AnyGame, status: BoardStatus) -> proto::PositionStatus
 }
 
 /// Legal moves described for the API.
-pub fn describe_moves(game: &AnyGame, moves: &[Move]) -> Vec<proto::Move> {
+pub fn describe_moves(game: &BoardGame, moves: &[Move]) -> Vec<proto::Move> {
     let mut described = Vec::with_capacity(moves.len());
     let turn = proto::Player::from(game.turn()) as i32;
     game.move_facts(moves, |facts| described.push(describe_facts(&facts, turn)));
@@ -52,7 +52,7 @@ pub fn describe_moves(game: &AnyGame, moves: &[Move]) -> Vec<proto::Move> {
 }
 
 /// A legal move described for the API.
-pub fn describe_move(game: &AnyGame, m: Move) -> proto::Move {
+pub fn describe_move(game: &BoardGame, m: Move) -> proto::Move {
     // One move in, one description out; the default is never reached.
     describe_moves(game, &[m]).pop().unwrap_or_default()
 }
@@ -61,7 +61,7 @@ pub fn describe_move(game: &AnyGame, m: Move) -> proto::Move {
 /// move of this position (with the reason and detail), `Err` when it does not read or
 /// the notation does not apply to the variant.
 pub fn resolve_move(
-    game: &AnyGame,
+    game: &BoardGame,
     text: &str,
     n: Notation,
 ) -> Result<Result<Move, (proto::IllegalMoveReason, String)>, Status> {
@@ -84,7 +84,7 @@ pub fn resolve_move(
 }
 
 /// Checks that the game's variant can render the requested notations.
-pub fn check_notations(game: &AnyGame, notations: &[(i32, Notation)], field: &str) -> Result<(), Status> {
+pub fn check_notations(game: &BoardGame, notations: &[(i32, Notation)], field: &str) -> Result<(), Status> {
     for (i, &(_, n)) in notations.iter().enumerate() {
         check_notation(game.variant(), n, &format!("{field}[{i}]"))?;
     }
@@ -92,13 +92,13 @@ pub fn check_notations(game: &AnyGame, notations: &[(i32, Notation)], field: &st
 }
 
 /// A legal move in each requested notation (see [`check_notations`]).
-pub fn render(game: &AnyGame, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
+pub fn render(game: &BoardGame, m: Move, notations: &[(i32, Notation)]) -> Vec<proto::NotationText> {
     notations.iter().map(|&(value, n)| proto::NotationText { notation: value, text: game.format_move(m, n) }).collect()
 }
 
-/// What the legal move `m` would make of a repetition under `rules`.
-pub fn move_warning(game: &AnyGame, m: Move, rules: RuleSet) -> proto::MoveWarning {
-    warning(game.warning(m, rules))
+/// What the legal move `m` would make of a repetition under the game's rule set.
+pub fn move_warning(game: &BoardGame, m: Move) -> proto::MoveWarning {
+    warning(game.warning(m))
 }
 
 /// The API's rule set enum for a rule set.

@@ -3,7 +3,7 @@
 
 use crate::api::error::{Error, bad_request, unimplemented};
 use crate::api::proto;
-use crate::game::{AnyGame, Variant};
+use crate::game::{BoardGame, Variant};
 use crate::notation::fen;
 use crate::rules::janggi::{self, Setup4};
 use crate::rules::types::Move;
@@ -41,17 +41,10 @@ pub const fn proto_variant(v: Variant) -> proto::Variant {
     }
 }
 
-/// Is the request's position a Three Kingdoms one? Its requests are answered by
-/// `api::three_kingdoms` and `api::three_kingdoms_analysis` (a game of its own
-/// types); every other value goes the 9x10 way, which checks it ([`variant`]).
-pub fn is_three_kingdoms(p: Option<&proto::Position>) -> bool {
-    p.is_some_and(|p| p.variant == proto::Variant::ThreeKingdoms as i32)
-}
-
 /// Reads the variant field of a 9x10 game: unknown or unspecified is
-/// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms answer it in
-/// `api::three_kingdoms` before they get here; the others (notations and records)
-/// do not serve it: UNIMPLEMENTED.
+/// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms build its game in
+/// `api::game` before they get here; the others (notations, records and audits) do
+/// not serve it: UNIMPLEMENTED.
 /// The field name is formatted only for an error: the usual call passes `format_args!`.
 pub fn variant(value: i32, field: impl std::fmt::Display) -> Result<Variant, Status> {
     match proto::Variant::try_from(value) {
@@ -211,16 +204,16 @@ fn new_janggi_game(p: &proto::Position, field: &str) -> Result<janggi::Game, Sta
 }
 
 /// The game of a request before any move.
-pub fn start_game(p: &proto::Position, field: &str) -> Result<AnyGame, Status> {
+pub fn start_game(p: &proto::Position, field: &str) -> Result<BoardGame, Status> {
     Ok(match variant(p.variant, format_args!("{field}.variant"))? {
-        Variant::Janggi => AnyGame::Janggi(new_janggi_game(p, field)?),
-        _ => AnyGame::Xiangqi(new_xiangqi_game(p, field)?),
+        Variant::Janggi => BoardGame::Janggi(new_janggi_game(p, field)?, None),
+        _ => BoardGame::Xiangqi(new_xiangqi_game(p, field)?, None),
     })
 }
 
 /// Start position plus moves, every move checked; an illegal one is INVALID_ARGUMENT
 /// naming its index and reason.
-pub fn game_from_request(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<AnyGame, Status> {
+pub fn game_from_request(p: &proto::Position, field: &str, limits: ContentLimits) -> Result<BoardGame, Status> {
     let mut game = start_game(p, field)?;
     let moves = parse_moves(p, field, limits)?;
     for (i, m) in moves.into_iter().enumerate() {

@@ -1,33 +1,37 @@
-//! A game record of either 9x10 variant, and what the front ends do with one.
+//! A game record of either 9x10 variant under its rule set, and what the front ends do
+//! with one.
 
 use std::fmt;
 
-use super::{RuleSet, Variant};
+use super::{RuleSet, Variant, WrongVariant};
 use crate::notation::{self, Notation, NotationError, fen};
 use crate::rules::board::{self, Bitboard, Board};
 use crate::rules::illegal::IllegalReason;
-use crate::rules::outcome::GameResult;
+use crate::rules::outcome::{AdjudicationError, Event, GameResult, Ruling};
 use crate::rules::types::{Color, Move, MoveList, Piece};
 use crate::rules::xiangqi::Game;
 use crate::rules::xiangqi::adjudicate::Warning;
 use crate::rules::xiangqi::handicap::NamedStart;
 use crate::rules::{Status, janggi, xiangqi};
 
-/// A game of either 9x10 variant: its start, its moves and its current position.
+/// A game of either 9x10 variant: its start, its moves and its current position, and
+/// the rule set named for it (`None`: none was named; see [`BoardGame::rules`]). Each
+/// arm holds its own variant's rule set type, so a game cannot be paired with another
+/// variant's rules.
 #[derive(Clone, Debug)]
-pub enum AnyGame {
+pub enum BoardGame {
     /// A Xiangqi game, with its handicap rules if it has any.
-    Xiangqi(Game),
+    Xiangqi(Game, Option<xiangqi::adjudicate::RuleSet>),
     /// A Janggi game.
-    Janggi(janggi::Game),
+    Janggi(janggi::Game, Option<janggi::adjudicate::RuleSet>),
 }
 
 /// Calls the same code on the game of either variant.
 macro_rules! each {
     ($game:expr, $g:ident => $body:expr) => {
         match $game {
-            AnyGame::Xiangqi($g) => $body,
-            AnyGame::Janggi($g) => $body,
+            BoardGame::Xiangqi($g, _) => $body,
+            BoardGame::Janggi($g, _) => $body,
         }
     };
 }
@@ -71,28 +75,30 @@ pub struct MoveFacts {
     pub gives_check: bool,
 }
 
-impl AnyGame {
+impl BoardGame {
     /// The game from a FEN (`startpos`: the variant's usual start), no moves played.
     /// Three Kingdoms has no FEN: its positions are [`crate::rules::three_kingdoms`]'s.
-    pub fn from_fen(variant: Variant, text: &str) -> Result<AnyGame, String> {
+    pub fn from_fen(variant: Variant, text: &str) -> Result<BoardGame, String> {
         match variant {
-            Variant::Xiangqi => Ok(AnyGame::Xiangqi(Game::new(fen::xiangqi(text).map_err(|e| e.to_string())?))),
-            Variant::Janggi => Ok(AnyGame::Janggi(janggi::Game::new(fen::janggi(text).map_err(|e| e.to_string())?))),
+            Variant::Xiangqi => Ok(BoardGame::Xiangqi(Game::new(fen::xiangqi(text).map_err(|e| e.to_string())?), None)),
+            Variant::Janggi => {
+                Ok(BoardGame::Janggi(janggi::Game::new(fen::janggi(text).map_err(|e| e.to_string())?), None))
+            }
             Variant::ThreeKingdoms => Err("a Three Kingdoms position is a position text, not a FEN".into()),
         }
     }
 
     /// A Xiangqi game from a handicap start, with its rules.
-    pub fn from_named_start(start: NamedStart) -> AnyGame {
-        AnyGame::Xiangqi(Game::with_handicap(start.position(), start.handicap()))
+    pub fn from_named_start(start: NamedStart) -> BoardGame {
+        BoardGame::Xiangqi(Game::with_handicap(start.position(), start.handicap()), None)
     }
 
     /// The usual start of `variant` (Xiangqi or Janggi; Three Kingdoms is not a 9x10
     /// game and gets Xiangqi's).
-    pub fn startpos(variant: Variant) -> AnyGame {
+    pub fn startpos(variant: Variant) -> BoardGame {
         match variant {
-            Variant::Janggi => AnyGame::Janggi(janggi::Game::new(janggi::Position::startpos())),
-            _ => AnyGame::Xiangqi(Game::new(xiangqi::Position::startpos())),
+            Variant::Janggi => BoardGame::Janggi(janggi::Game::new(janggi::Position::startpos()), None),
+            _ => BoardGame::Xiangqi(Game::new(xiangqi::Position::startpos()), None),
         }
     }
 
@@ -113,8 +119,72 @@ impl AnyGame {
     /// The game's variant.
     pub fn variant(&self) -> Variant {
         match self {
-            AnyGame::Xiangqi(_) => Variant::Xiangqi,
-            AnyGame::Janggi(_) => Variant::Janggi,
+            BoardGame::Xiangqi(..) => Variant::Xiangqi,
+            BoardGame::Janggi(..) => Variant::Janggi,
+        }
+    }
+
+    /// The game under `rules` (`None`: no rule set named), or the error that names the
+    /// rule set and the game's variant when the rule set is another variant's.
+    pub fn with_rules(self, rules: Option<RuleSet>) -> Result<BoardGame, WrongVariant> {
+        let variant = self.variant();
+        let wrong = |rules| WrongVariant { rules, variant };
+        Ok(match (self, rules) {
+            (BoardGame::Xiangqi(g, _), None) => BoardGame::Xiangqi(g, None),
+            (BoardGame::Janggi(g, _), None) => BoardGame::Janggi(g, None),
+            (BoardGame::Xiangqi(g, _), Some(RuleSet::Xiangqi(r))) => BoardGame::Xiangqi(g, Some(r)),
+            (BoardGame::Janggi(g, _), Some(RuleSet::Janggi(r))) => BoardGame::Janggi(g, Some(r)),
+            (_, Some(other)) => return Err(wrong(other)),
+        })
+    }
+
+    /// The game at its start, under the same rules (a handicap's and the rule set).
+    pub fn at_start(&self) -> BoardGame {
+        match self {
+            BoardGame::Xiangqi(g, r) => {
+                BoardGame::Xiangqi(Game::with_handicap(g.start().clone(), g.handicap().clone()), *r)
+            }
+            BoardGame::Janggi(g, r) => BoardGame::Janggi(janggi::Game::new(g.start().clone()), *r),
+        }
+    }
+
+    /// The rule set named for the game, if one was: a move is warned of a repetition
+    /// only under a named rule set, and a search without one follows the variant's
+    /// own judgement of cycles.
+    pub fn rules(&self) -> Option<RuleSet> {
+        match self {
+            BoardGame::Xiangqi(_, r) => r.map(RuleSet::Xiangqi),
+            BoardGame::Janggi(_, r) => r.map(RuleSet::Janggi),
+        }
+    }
+
+    /// The game under the rule set named for it, or the variant's default when none
+    /// was named.
+    pub fn with_default_rules(self) -> BoardGame {
+        match self {
+            BoardGame::Xiangqi(g, r) => BoardGame::Xiangqi(g, Some(r.unwrap_or_default())),
+            BoardGame::Janggi(g, r) => BoardGame::Janggi(g, Some(r.unwrap_or_default())),
+        }
+    }
+
+    /// The rule set the game is judged by: the one named, or the variant's default.
+    pub fn rules_or_default(&self) -> RuleSet {
+        self.rules().unwrap_or_else(|| RuleSet::default_for(self.variant()))
+    }
+
+    /// Judges the record of the game's start and `moves` (checked one by one) with
+    /// `events`, under [`BoardGame::rules_or_default`]; the moves played so far are not
+    /// part of it.
+    pub fn adjudicate(&self, moves: &[Move], events: &[Event]) -> Result<Ruling, AdjudicationError> {
+        match self {
+            BoardGame::Xiangqi(g, r) => xiangqi::adjudicate::adjudicate_with_handicap(
+                g.start(),
+                g.handicap(),
+                moves,
+                r.unwrap_or_default(),
+                events,
+            ),
+            BoardGame::Janggi(g, r) => janggi::adjudicate::adjudicate(g.start(), moves, r.unwrap_or_default(), events),
         }
     }
 
@@ -126,8 +196,8 @@ impl AnyGame {
     /// The reason in words, in the variant's terms.
     pub fn describe_reason(&self, r: IllegalReason) -> &'static str {
         match (self, r) {
-            (AnyGame::Janggi(_), IllegalReason::GameOver) => "the game is over: two passes in a row ended it",
-            (AnyGame::Janggi(_), IllegalReason::PassNotAllowed) => "a side in check may not pass",
+            (BoardGame::Janggi(..), IllegalReason::GameOver) => "the game is over: two passes in a row ended it",
+            (BoardGame::Janggi(..), IllegalReason::PassNotAllowed) => "a side in check may not pass",
             _ => r.describe(),
         }
     }
@@ -138,7 +208,7 @@ impl AnyGame {
     }
 
     /// The game after the legal move `m`.
-    pub fn after(&self, m: Move) -> AnyGame {
+    pub fn after(&self, m: Move) -> BoardGame {
         let mut next = self.clone();
         next.play_unchecked(m);
         next
@@ -182,7 +252,7 @@ impl AnyGame {
 
     /// Do the generals face each other (Janggi's bikjang)?
     pub fn bikjang(&self) -> bool {
-        matches!(self, AnyGame::Janggi(g) if g.position().bikjang())
+        matches!(self, BoardGame::Janggi(g, _) if g.position().bikjang())
     }
 
     /// Does the side to move have a capture?
@@ -202,7 +272,7 @@ impl AnyGame {
         each!(self, g => g.position().status())
     }
 
-    /// [`AnyGame::status`] when it is known whether a legal move exists.
+    /// [`BoardGame::status`] when it is known whether a legal move exists.
     pub fn status_given(&self, has_legal_move: bool) -> Status {
         each!(self, g => g.position().status_given(has_legal_move))
     }
@@ -250,14 +320,16 @@ impl AnyGame {
         each!(self, g => notation::format_move(g.position(), m, n))
     }
 
-    /// What the legal move `m` would make of a repetition under `rules` (a rule set of
-    /// another variant warns of nothing).
-    pub fn warning(&self, m: Move, rules: RuleSet) -> Option<Warning> {
-        match (self, rules) {
-            (AnyGame::Xiangqi(g), RuleSet::Xiangqi(r)) => xiangqi::adjudicate::move_warning(g, m, r),
-            (AnyGame::Janggi(g), RuleSet::Janggi(r)) => {
+    /// What the legal move `m` would make of a repetition under the game's named rule
+    /// set (none named: no warning).
+    pub fn warning(&self, m: Move) -> Option<Warning> {
+        match self {
+            BoardGame::Xiangqi(g, Some(r)) => xiangqi::adjudicate::move_warning(g, m, *r),
+            BoardGame::Janggi(g, Some(r)) => {
                 let mover = g.position().turn();
-                let ruling = janggi::adjudicate::judge_position(&self.after(m).into_janggi()?, r)?;
+                let mut after = g.clone();
+                after.play_unchecked(m);
+                let ruling = janggi::adjudicate::judge_position(&after, *r)?;
                 ruling.cycle?;
                 match ruling.result {
                     GameResult::Draw => Some(Warning::RepetitionDraw),
@@ -265,14 +337,7 @@ impl AnyGame {
                     _ => None,
                 }
             }
-            _ => None,
-        }
-    }
-
-    fn into_janggi(self) -> Option<janggi::Game> {
-        match self {
-            AnyGame::Janggi(g) => Some(g),
-            AnyGame::Xiangqi(_) => None,
+            BoardGame::Xiangqi(_, None) | BoardGame::Janggi(_, None) => None,
         }
     }
 }
