@@ -103,3 +103,40 @@ const fn horse_zones() -> [Bitboard; 90] {
 
 /// Points from which a horse could attack a point (ignoring legs): a cheap pre-test.
 pub static HORSE_ZONES: [Bitboard; 90] = horse_zones();
+
+/// The legs of the horses of `horses` that attack `target` on an empty board: a piece
+/// moved off one of them may open a check.
+#[inline]
+pub fn horse_legs(horses: Bitboard, target: usize) -> Bitboard {
+    let mut legs = 0;
+    if horses & HORSE_ZONES[target] != 0 {
+        for st in HORSE_ATTACKERS[target].as_slice() {
+            if horses & (1u128 << st.to) != 0 {
+                legs |= 1u128 << st.block;
+            }
+        }
+    }
+    legs
+}
+
+/// Does a horse of `horses` attack `target`, its leg empty (`empty(point)`)?
+#[inline]
+pub fn horse_attacks(horses: Bitboard, target: usize, empty: impl Fn(usize) -> bool) -> bool {
+    horses & HORSE_ZONES[target] != 0
+        && HORSE_ATTACKERS[target]
+            .as_slice()
+            .iter()
+            .any(|st| horses & (1u128 << st.to) != 0 && empty(st.block as usize))
+}
+
+/// The horses of `horses` that attack `target`, each with its leg empty (`empty(point)`).
+#[inline]
+pub fn horse_attackers(horses: Bitboard, target: usize, empty: impl Fn(usize) -> bool) -> Bitboard {
+    let mut found = 0;
+    for st in HORSE_ATTACKERS[target].as_slice() {
+        if horses & (1u128 << st.to) != 0 && empty(st.block as usize) {
+            found |= 1u128 << st.to;
+        }
+    }
+    found
+}

@@ -15,8 +15,8 @@ use super::tables::{
     PALACE_STEPS, RANK_JUMPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
 use crate::rules::board::{
-    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, NO_STOP,
-    RANK_LINES, RANK_MASKS, bit, code, file_bits_to_board, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_MOVES, NO_STOP, RANK_LINES, RANK_MASKS, bit, code,
+    file_bits_to_board, horse_attackers, horse_attacks, horse_legs, rank_bits_to_board, squares,
 };
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
@@ -87,14 +87,7 @@ impl Position {
                 hot_to |= palace;
             }
         }
-        let horses = b.pieces(them, PieceKind::Horse);
-        if horses & HORSE_ZONES[king.index()] != 0 {
-            for st in HORSE_ATTACKERS[king.index()].as_slice() {
-                if horses & (1u128 << st.to) != 0 {
-                    hot_from |= 1u128 << st.block;
-                }
-            }
-        }
+        hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
         let elephants = b.pieces(them, PieceKind::Elephant);
         if elephants & ELEPHANT_ZONES[king.index()] != 0 {
             for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
@@ -154,13 +147,8 @@ impl Position {
         }
         // A capture on `to` removes the enemy piece standing there.
         let alive = !bit(to);
-        let horses = b.pieces(them, PieceKind::Horse) & alive;
-        if horses & HORSE_ZONES[king.index()] != 0 {
-            for st in HORSE_ATTACKERS[king.index()].as_slice() {
-                if horses & (1u128 << st.to) != 0 && at(st.block as usize) == 0 {
-                    return true;
-                }
-            }
+        if horse_attacks(b.pieces(them, PieceKind::Horse) & alive, king.index(), |i| at(i) == 0) {
+            return true;
         }
         let elephants = b.pieces(them, PieceKind::Elephant) & alive;
         if elephants & ELEPHANT_ZONES[king.index()] != 0 {
@@ -352,12 +340,7 @@ pub(super) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
             }
         }
     }
-    let horses = b.pieces(by, PieceKind::Horse);
-    for st in HORSE_ATTACKERS[target.index()].as_slice() {
-        if horses & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
-            found |= 1u128 << st.to;
-        }
-    }
+    found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
     let elephants = b.pieces(by, PieceKind::Elephant);
     for st in ELEPHANT_ATTACKERS[target.index()].as_slice() {
         if elephants & (1u128 << st.to) != 0

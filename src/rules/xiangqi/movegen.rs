@@ -10,8 +10,8 @@
 use super::Position;
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
 use crate::rules::board::{
-    Bitboard, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, RANK_LINES, RANK_MASKS,
-    bit, code, file_bits_to_board, rank_bits_to_board, squares,
+    Bitboard, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_MOVES, RANK_LINES, RANK_MASKS, bit, code, file_bits_to_board,
+    horse_attackers, horse_attacks, horse_legs, rank_bits_to_board, squares,
 };
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
@@ -49,14 +49,7 @@ impl Position {
         if cannons & FILE_MASKS[kf] != 0 {
             hot_to |= FILE_MASKS[kf];
         }
-        let horses = b.pieces(them, PieceKind::Horse);
-        if horses & HORSE_ZONES[king.index()] != 0 {
-            for st in HORSE_ATTACKERS[king.index()].as_slice() {
-                if horses & (1u128 << st.to) != 0 {
-                    hot_from |= 1u128 << st.block;
-                }
-            }
-        }
+        hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
         Guard { king, hot_from, hot_to }
     }
 
@@ -98,13 +91,8 @@ impl Position {
         }
         // A capture on `to` removes the enemy piece standing there.
         let alive = !bit(to);
-        let horses = b.pieces(them, PieceKind::Horse) & alive;
-        if horses & HORSE_ZONES[king.index()] != 0 {
-            for st in HORSE_ATTACKERS[king.index()].as_slice() {
-                if horses & (1u128 << st.to) != 0 && at(st.block as usize) == 0 {
-                    return true;
-                }
-            }
+        if horse_attacks(b.pieces(them, PieceKind::Horse) & alive, king.index(), |i| at(i) == 0) {
+            return true;
         }
         PAWN_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
     }
@@ -212,11 +200,7 @@ pub(crate) fn attackers_of(pos: &Position, target: Square, by: Color) -> Bitboar
     let mut found = first & b.pieces(by, PieceKind::Chariot);
     found |= second & b.pieces(by, PieceKind::Cannon);
     found |= file_bits_to_board(fv.first, f) & b.pieces(by, PieceKind::General);
-    for st in HORSE_ATTACKERS[target.index()].as_slice() {
-        if b.pieces(by, PieceKind::Horse) & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
-            found |= 1u128 << st.to;
-        }
-    }
+    found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
     found |= PAWN_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn);
     found
 }
