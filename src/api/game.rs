@@ -38,10 +38,9 @@ pub fn request_game(
     }
 }
 
-/// The start of a request's `position`, no move played and no rule set named: the
+/// The start of a request's position `p`, no move played and no rule set named: the
 /// record RPCs (ValidateGame, Adjudicate) read and check its moves themselves.
-pub fn request_start(position: Option<&proto::Position>) -> Result<AnyGame, Error> {
-    let p = required(position, "position")?;
+pub fn request_start(p: &proto::Position) -> Result<AnyGame, Error> {
     if is_three_kingdoms(p) {
         Ok(AnyGame::ThreeKingdoms(ThreeKingdomsGame::new(three_kingdoms::start_position(p, "position")?)))
     } else {

@@ -157,19 +157,19 @@ pub fn validate_game(
     req: &proto::ValidateGameRequest,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
-    match request_start(req.position.as_ref())? {
-        AnyGame::Board(start) => validate_board_game(req, start, limits),
-        AnyGame::ThreeKingdoms(start) => three_kingdoms::validate_game(req, start, limits),
+    let position = required(req.position.as_ref(), "position")?;
+    match request_start(position)? {
+        AnyGame::Board(start) => validate_board_game(position, start, limits),
+        AnyGame::ThreeKingdoms(start) => three_kingdoms::validate_game(position, start, limits),
     }
 }
 
-/// [`validate_game`] of a 9x10 record.
+/// [`validate_game`] of a 9x10 record: its `position`, from `game` at its start.
 fn validate_board_game(
-    req: &proto::ValidateGameRequest,
+    position: &proto::Position,
     mut game: BoardGame,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
     let moves = convert::parse_moves(position, "position", limits)?;
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
@@ -197,19 +197,20 @@ fn validate_board_game(
 
 /// Adjudicate: the result of a game record under a rule set.
 pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
-    match request_start(req.position.as_ref())? {
-        AnyGame::Board(start) => adjudicate_board(req, start, limits),
-        AnyGame::ThreeKingdoms(start) => three_kingdoms::adjudicate(req, start, limits),
+    let position = required(req.position.as_ref(), "position")?;
+    match request_start(position)? {
+        AnyGame::Board(start) => adjudicate_board(req, position, start, limits),
+        AnyGame::ThreeKingdoms(start) => three_kingdoms::adjudicate(req, position, start, limits),
     }
 }
 
-/// [`adjudicate`] of a 9x10 record.
+/// [`adjudicate`] of a 9x10 record: the request's `position`, from `start`.
 fn adjudicate_board(
     req: &proto::AdjudicateRequest,
+    position: &proto::Position,
     start: BoardGame,
     limits: ContentLimits,
 ) -> Result<proto::AdjudicateResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
     let variant = start.variant();
     let moves = convert::parse_moves(position, "position", limits)?;
     let start = convert::under_rule_set(start, req.rule_set, "rule_set")?.with_default_rules();

@@ -27,7 +27,7 @@
 //!   `RULE_SET_THREE_KINGDOMS_V1` (or unset).
 
 use super::convert::{self, ContentLimits};
-use super::error::{Error, bad_request, required};
+use super::error::{Error, bad_request};
 use super::proto;
 use crate::rules::three_kingdoms::outcome::{self, Event, EventKind, Game, GameResult, Termination};
 use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveError, MoveList, Point, Position, text};
@@ -272,14 +272,13 @@ pub fn validate_move(req: &proto::ValidateMoveRequest, mut game: Game) -> Result
     })
 }
 
-/// [`super::rules::validate_game`] of a Three Kingdoms record from `start` (no move
-/// played).
+/// [`super::rules::validate_game`] of a Three Kingdoms record: the request's
+/// `position`, from `game` at its start (no move played).
 pub fn validate_game(
-    req: &proto::ValidateGameRequest,
+    position: &proto::Position,
     mut game: Game,
     limits: ContentLimits,
 ) -> Result<proto::ValidateGameResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
     let moves = parse_moves(position, "position", limits)?;
     let mut illegal = None;
     for (i, &m) in moves.iter().enumerate() {
@@ -328,14 +327,14 @@ fn termination(t: Option<Termination>) -> proto::Termination {
     }
 }
 
-/// [`super::rules::adjudicate`] of a Three Kingdoms record from `start` (no move
-/// played).
+/// [`super::rules::adjudicate`] of a Three Kingdoms record: the request's `position`,
+/// from `start` (no move played).
 pub fn adjudicate(
     req: &proto::AdjudicateRequest,
+    position: &proto::Position,
     start: Game,
     limits: ContentLimits,
 ) -> Result<proto::AdjudicateResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
     check_rule_set(req.rule_set, "rule_set")?;
     let moves = parse_moves(position, "position", limits)?;
     convert::check_count(req.events.len(), convert::MAX_EVENTS, "events")?;
