@@ -19,6 +19,10 @@ use crate::rules::three_kingdoms::outcome::Game as ThreeKingdomsGame;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
 
+pub mod priority;
+
+pub use priority::SearchPriority;
+
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// Why the engine did not take a search.
@@ -60,9 +64,9 @@ pub struct EngineConfig {
     pub default_analysis: Duration,
     /// How long a request may wait for a free search thread before it is refused.
     pub max_queue_wait: Duration,
-    /// The nice value added to search threads (Linux; 0: none), so that the threads of
-    /// rules calls run first when every core is searching.
-    pub search_nice: i32,
+    /// How search threads give way to the threads of rules calls when every core is
+    /// searching (Linux: `SCHED_IDLE` or a nice value; by default a nice value of 10).
+    pub search_priority: SearchPriority,
 }
 
 /// The searches that run at once by default: one per core. Leaving a core to the rules
@@ -83,7 +87,7 @@ impl Default for EngineConfig {
             max_analysis: Duration::from_secs(10),
             default_analysis: Duration::from_millis(1000),
             max_queue_wait: Duration::from_millis(50),
-            search_nice: 10,
+            search_priority: SearchPriority::default(),
         }
     }
 }
@@ -189,11 +193,11 @@ impl Engine {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let workers = config.workers.max(1);
-        let nice = config.search_nice;
+        let priority = config.search_priority;
         for i in 0..workers {
             let rx = rx.clone();
             let spawned = std::thread::Builder::new().name(format!("search-{i}")).spawn(move || {
-                lower_priority(nice);
+                priority::apply(priority);
                 loop {
                     let job = match rx.lock() {
                         Ok(guard) => guard.recv(),
@@ -429,34 +433,6 @@ impl<S: Stream + Unpin> Stream for StreamWithGuard<S> {
     }
 }
 
-/// Adds `nice` to the calling thread's nice value (its helper threads inherit it).
-#[cfg(target_os = "linux")]
-fn lower_priority(nice: i32) {
-    if nice == 0 {
-        return;
-    }
-    // SAFETY: plain system calls on the calling thread; no memory is shared with them.
-    unsafe {
-        let tid = libc::gettid() as libc::id_t;
-        *libc::__errno_location() = 0;
-        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
-        if libc::setpriority(libc::PRIO_PROCESS, tid, (current + nice).clamp(-20, 19)) != 0 {
-            tracing::warn!("search threads keep their priority: setpriority failed");
-        }
-    }
-}
-
-/// Thread priorities are left alone outside Linux.
-#[cfg(not(target_os = "linux"))]
-fn lower_priority(_nice: i32) {}
-
-/// The nice value of the calling thread (Linux), for tests.
-#[cfg(all(test, target_os = "linux"))]
-fn thread_nice() -> i32 {
-    // SAFETY: a plain system call about the calling thread.
-    unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
-}
-
 /// Deadline of a search that starts now with this budget.
 pub fn deadline(budget: Option<Duration>) -> Option<Instant> {
     budget.map(|b| Instant::now() + b)
@@ -470,16 +446,33 @@ mod tests {
         Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() })
     }
 
+    /// The scheduling a search of an engine with `priority` runs under.
     #[cfg(target_os = "linux")]
-    #[test]
-    fn search_threads_run_at_a_lower_priority() {
-        let engine = Engine::new(EngineConfig { hash_mb: 1, workers: 1, search_nice: 5, ..EngineConfig::default() });
-        let here = thread_nice();
+    fn search_thread_priority(priority: SearchPriority) -> priority::Applied {
+        let engine =
+            Engine::new(EngineConfig { hash_mb: 1, workers: 1, search_priority: priority, ..EngineConfig::default() });
         let permit = engine.try_admit().unwrap();
         let (tx, rx) = mpsc::channel();
-        let running = engine.start(permit, move |_, _| tx.send(thread_nice()).unwrap()).unwrap();
+        let running = engine.start(permit, move |_, _| tx.send(priority::current()).unwrap()).unwrap();
         running.wait();
-        assert_eq!(rx.recv().unwrap(), (here + 5).min(19));
+        rx.recv().unwrap()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn search_threads_asked_to_idle_run_under_sched_idle() {
+        assert_eq!(search_thread_priority(SearchPriority::SERVER), priority::Applied::Idle);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn search_threads_not_idle_run_at_a_lower_priority() {
+        let here = match priority::current() {
+            priority::Applied::Nice(n) => n,
+            other => panic!("the test thread runs under {other:?}"),
+        };
+        let seen = search_thread_priority(SearchPriority { idle: false, nice: 5 });
+        assert_eq!(seen, priority::Applied::Nice((here + 5).min(19)));
     }
 
     #[test]

@@ -11,117 +11,17 @@
 //! PROPTEST_CASES=1000000 cargo test --test fuzz
 //! ```
 
-use std::sync::{Arc, LazyLock};
+mod fuzz_harness;
 
-use chuhe::api::convert::ContentLimits;
-use chuhe::api::{self, Error, proto};
-use chuhe::engine::{Engine, EngineConfig};
-use chuhe::game::{BoardGame, Variant};
-use chuhe::notation::{Notation, fen, record};
-use chuhe::rules::three_kingdoms;
+use fuzz_harness::{KINDS, SEEDS, handle, move_text, position_text, record_text, request_input, text_input};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use prost::Message;
 
 /// `PROPTEST_CASES`, or a short run.
 fn config() -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(64);
     Config { cases, failure_persistence: None, ..Config::default() }
 }
-
-const LIMITS: ContentLimits = ContentLimits { max_game_plies: 300 };
-
-/// A tiny engine: searches of a few milliseconds.
-static ENGINE: LazyLock<Arc<Engine>> = LazyLock::new(|| {
-    Engine::new(EngineConfig {
-        hash_mb: 1,
-        workers: 1,
-        max_analysis: std::time::Duration::from_millis(5),
-        default_analysis: std::time::Duration::from_millis(5),
-        ..EngineConfig::default()
-    })
-});
-
-/// An answer of a handler: any but a fault of the program, and a bad field names itself.
-fn check<T>(answer: Result<T, Error>) {
-    match answer {
-        Err(Error::BadField { field, reason }) => assert!(!field.is_empty(), "a bad field without its name: {reason}"),
-        Err(Error::Internal(e)) => panic!("internal error: {e}"),
-        _ => {}
-    }
-}
-
-fn position(variant: proto::Variant, fen: &str, moves: &[&str]) -> proto::Position {
-    proto::Position {
-        variant: variant as i32,
-        fen: fen.into(),
-        moves: moves.iter().map(|m| m.to_string()).collect(),
-        ..Default::default()
-    }
-}
-
-/// Valid requests of every rules and notation RPC, to be changed byte by byte.
-fn seeds() -> Vec<(&'static str, Vec<u8>)> {
-    let x = position(proto::Variant::Xiangqi, "startpos", &["h2e2", "h9g7"]);
-    let j = position(proto::Variant::Janggi, "startpos", &["pass"]);
-    let t = position(proto::Variant::ThreeKingdoms, "", &[]);
-    let mut seeds = Vec::new();
-    for p in [&x, &j, &t] {
-        let list =
-            proto::ListLegalMovesRequest { position: Some(p.clone()), notations: vec![1, 3], ..Default::default() };
-        seeds.push(("list", list.encode_to_vec()));
-        let validate =
-            proto::ValidateMoveRequest { position: Some(p.clone()), r#move: "b0c2".into(), ..Default::default() };
-        seeds.push(("validate", validate.encode_to_vec()));
-        let game = proto::ValidateGameRequest { position: Some(p.clone()) };
-        seeds.push(("game", game.encode_to_vec()));
-        let adjudicate = proto::AdjudicateRequest { position: Some(p.clone()), ..Default::default() };
-        seeds.push(("adjudicate", adjudicate.encode_to_vec()));
-        let analyze = proto::AnalyzeRequest { position: Some(p.clone()), multipv: 2, ..Default::default() };
-        seeds.push(("analyze", analyze.encode_to_vec()));
-        let export = proto::ExportRecordRequest { position: Some(p.clone()), ..Default::default() };
-        seeds.push(("export", export.encode_to_vec()));
-    }
-    let convert = proto::ConvertMovesRequest {
-        start: Some(x.clone()),
-        moves: vec!["h2e2".into()],
-        from: proto::Notation::Iccs as i32,
-        to: proto::Notation::Wxf as i32,
-    };
-    seeds.push(("convert", convert.encode_to_vec()));
-    let import = proto::ImportRecordRequest { text: "[Event \"x\"]\n1. h2e2 h9g7 *\n".into(), ..Default::default() };
-    seeds.push(("import", import.encode_to_vec()));
-    seeds
-}
-
-/// Decodes `bytes` as the request of `handler` and, when it decodes, hands it over.
-fn decoded<R: Message + Default, T>(bytes: &[u8], handler: impl Fn(&R) -> Result<T, Error>) {
-    if let Ok(request) = R::decode(bytes) {
-        check(handler(&request));
-    }
-}
-
-/// Decodes `bytes` as the request `kind` names and hands it to its handler.
-fn handle(kind: &str, bytes: &[u8]) {
-    use api::{analysis, notation, rules};
-    match kind {
-        "list" => decoded(bytes, |r: &proto::ListLegalMovesRequest| rules::list_legal_moves(r, LIMITS)),
-        "validate" => decoded(bytes, |r: &proto::ValidateMoveRequest| rules::validate_move(r, LIMITS)),
-        "game" => decoded(bytes, |r: &proto::ValidateGameRequest| rules::validate_game(r, LIMITS)),
-        "adjudicate" => decoded(bytes, |r: &proto::AdjudicateRequest| rules::adjudicate(r, LIMITS)),
-        "analyze" => {
-            decoded(bytes, |r: &proto::AnalyzeRequest| analysis::analyze_here(&ENGINE, r, LIMITS, &mut |_| {}))
-        }
-        "export" => decoded(bytes, |r: &proto::ExportRecordRequest| notation::export_record(r, LIMITS)),
-        "convert" => decoded(bytes, |r: &proto::ConvertMovesRequest| notation::convert_moves(r, LIMITS)),
-        "import" => decoded(bytes, |r: &proto::ImportRecordRequest| notation::import_record(r, LIMITS)),
-        other => unreachable!("{other}"),
-    }
-}
-
-const KINDS: [&str; 8] = ["list", "validate", "game", "adjudicate", "analyze", "export", "convert", "import"];
-
-static SEEDS: LazyLock<Vec<(&'static str, Vec<u8>)>> = LazyLock::new(seeds);
 
 /// Text made of what the readers look for, and anything else.
 fn text() -> impl Strategy<Value = String> {
@@ -162,33 +62,19 @@ proptest! {
     }
 
     #[test]
+    fn requests_as_the_coverage_guided_target_reads_them(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        request_input(&bytes);
+    }
+
+    #[test]
     fn position_texts_read_or_refuse(text in text()) {
-        if let Ok(setup) = fen::parse(&text) {
-            prop_assert!(fen::parse(&fen::format(&setup)).is_ok());
-        }
-        for variant in [Variant::Xiangqi, Variant::Janggi] {
-            let _ = BoardGame::from_fen(variant, &text);
-        }
-        if let Ok(setup) = three_kingdoms::text::parse(&text) {
-            let _ = three_kingdoms::Position::from_setup(setup);
-        }
+        // As the coverage-guided target reads it.
+        text_input(text.as_bytes(), position_text);
     }
 
     #[test]
     fn every_notation_reads_or_refuses_any_text(text in text()) {
-        let games = [BoardGame::startpos(Variant::Xiangqi), BoardGame::startpos(Variant::Janggi)];
-        for game in &games {
-            for n in Notation::ALL {
-                if !game.writes_in(n) {
-                    continue;
-                }
-                let _ = game.resolve_move(&text, n);
-                let _ = game.parse_move(&text, n);
-            }
-        }
-        let start = three_kingdoms::Position::startpos(false);
-        let _ = start.read_move(&text);
-        let _ = start.parse_move(&text);
+        move_text(&text);
     }
 
     #[test]
@@ -201,11 +87,6 @@ proptest! {
             record.push_str(&format!("[{name} \"{value}\"]\n"));
         }
         record.push_str(&moves.join(" "));
-        for n in [None].into_iter().chain(Notation::ALL.map(Some)) {
-            let _ = record::import(&record, n);
-            let _ = record::import_janggi(&record, n);
-        }
-        let request = proto::ImportRecordRequest { text: record, ..Default::default() };
-        check(api::notation::import_record(&request, LIMITS));
+        record_text(&record);
     }
 }

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use chuhe::engine::EngineConfig;
+use chuhe::engine::{EngineConfig, SearchPriority};
 use chuhe::service::connections::{ConnectionLimits, bind};
 use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, serve};
 use chuhe::service::tls::TlsFiles;
@@ -103,8 +103,12 @@ pub struct ServeArgs {
     /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
     #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
     max_queue_wait_ms: u64,
-    /// Nice value added to search threads (Linux; 0: none), so that rules calls keep
-    /// their latency while searches fill every core.
+    /// Run search threads under SCHED_IDLE (Linux), so that rules calls keep their
+    /// latency while searches fill every core; `false`: add `--search-nice` instead.
+    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = true, action = clap::ArgAction::Set)]
+    search_idle: bool,
+    /// Nice value added to search threads when not under SCHED_IDLE, or when the system
+    /// refuses it (Linux; 0: none).
     #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
     search_nice: i32,
     /// Log format on stderr.
@@ -176,7 +180,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             workers: if args.search_workers == 0 { EngineConfig::default().workers } else { args.search_workers },
             max_analysis: Duration::from_millis(args.max_analysis_ms),
             max_queue_wait: Duration::from_millis(args.max_queue_wait_ms),
-            search_nice: args.search_nice,
+            search_priority: SearchPriority { idle: args.search_idle, nice: args.search_nice },
             ..EngineConfig::default()
         },
     };

@@ -512,22 +512,23 @@ async fn calls_still_running_after_the_grace_period_end_unavailable() {
     assert_eq!(served.calls_cut, 2, "{served:?}");
 }
 
-#[tokio::test]
-async fn chuhe_serve_exits_with_status_3_when_calls_are_cut() {
+/// `chuhe serve` on an ephemeral port of 127.0.0.1 with `args` besides, its stderr
+/// piped, and a channel to it once it answers.
+pub(crate) async fn spawn_chuhe_serve(args: &[&str]) -> (std::process::Child, tonic::transport::Channel) {
     use std::process::{Command, Stdio};
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
-        .args(["serve", "--listen", &addr, "--metrics-listen", "127.0.0.1:0", "--drain-delay-s", "0"])
-        .args(["--grace-period-s", "1", "--hash-mb", "8", "--search-workers", "1"])
+        .args(["serve", "--listen", &addr, "--metrics-listen", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("chuhe runs");
     let started = Instant::now();
-    let channel = loop {
+    loop {
         match tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
-            Ok(channel) => break channel,
+            Ok(channel) => return (child, channel),
             Err(_) if started.elapsed() < Duration::from_secs(10) => {
                 tokio::time::sleep(Duration::from_millis(50)).await
             }
@@ -536,7 +537,15 @@ async fn chuhe_serve_exits_with_status_3_when_calls_are_cut() {
                 panic!("the server did not start: {e}");
             }
         }
-    };
+    }
+}
+
+#[tokio::test]
+async fn chuhe_serve_exits_with_status_3_when_calls_are_cut() {
+    use std::process::Command;
+    let args = ["--drain-delay-s", "0", "--grace-period-s", "1", "--hash-mb", "8", "--search-workers", "1"];
+    let (mut child, channel) = spawn_chuhe_serve(&args).await;
+    let started = Instant::now();
     let mut search = long_search();
     search.limits = Some(proto::SearchLimits { movetime_ms: 8_000, ..Default::default() });
     let mut responses = AnalysisServiceClient::new(channel).analyze_stream(search).await.unwrap().into_inner();

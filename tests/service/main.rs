@@ -24,6 +24,7 @@ mod request_caps;
 mod rules;
 mod rules_latency;
 mod search_deadlines;
+mod search_priority;
 mod server;
 mod tenant_fairness;
 mod three_kingdoms;

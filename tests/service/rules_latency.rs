@@ -1,7 +1,7 @@
-//! ListLegalMoves latency while searches fill every search thread: with one search
-//! thread per core and with the server's default pool (a core left to the rules calls),
-//! both at the default nice value. A measurement, not a check (its figures depend on
-//! the machine and its load), so it is ignored by default:
+//! ListLegalMoves latency while searches fill every search thread (one per core): with
+//! the search threads at nice +10 and under `SCHED_IDLE` (`chuhe serve`'s default),
+//! alternately. A measurement, not a check (its figures depend on the machine and its
+//! load), so it is ignored by default:
 //!
 //! ```text
 //! cargo test --test service rules_latency -- --ignored --nocapture
@@ -9,12 +9,15 @@
 //!
 //! It prints, for each setting, the p50 and p99 of ListLegalMoves (from the start and
 //! from a middlegame, 16 calls at a time over 4 connections) alone, then with one
-//! AnalyzeStream per search thread running, and the ratio of the two p99s.
+//! AnalyzeStream per search thread running, the ratio of the two p99s, and the nodes
+//! the searches reached meanwhile (what the searches gave up).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use chuhe::api::proto::{self, rules_service_client::RulesServiceClient};
-use chuhe::engine::EngineConfig;
+use chuhe::engine::{EngineConfig, SearchPriority};
 use chuhe::service::server::ServerConfig;
 use tokio_stream::StreamExt;
 
@@ -55,9 +58,9 @@ pub(crate) async fn p50_p99(loops: Vec<tokio::task::JoinHandle<Vec<Duration>>>) 
     (at(0.5), at(0.99))
 }
 
-async fn measure(workers: usize) {
-    let engine = EngineConfig { hash_mb: 16, workers, ..EngineConfig::default() };
-    let search_nice = engine.search_nice;
+async fn measure(search_priority: SearchPriority) {
+    let engine = EngineConfig { hash_mb: 16, search_priority, ..EngineConfig::default() };
+    let workers = engine.workers;
     let server = start(ServerConfig { engine, ..ServerConfig::default() }).await;
     let mut clients = Vec::new();
     for _ in 0..4 {
@@ -68,6 +71,7 @@ async fn measure(workers: usize) {
 
     // One long search per search thread, each read as it comes.
     let mut searches = Vec::new();
+    let mut counts = Vec::new();
     for _ in 0..workers {
         let mut analysis = server.analysis().await;
         let request = proto::AnalyzeStreamRequest {
@@ -77,13 +81,24 @@ async fn measure(workers: usize) {
         };
         let mut stream = analysis.analyze_stream(request).await.expect("admitted").into_inner();
         stream.next().await.expect("a message").expect("a depth");
-        searches.push(tokio::spawn(async move { while stream.next().await.is_some() {} }));
+        let nodes = Arc::new(AtomicU64::new(0));
+        let seen = nodes.clone();
+        searches.push(tokio::spawn(async move {
+            while let Some(Ok(message)) = stream.next().await {
+                seen.fetch_max(message.nodes, Ordering::Relaxed);
+            }
+        }));
+        counts.push(nodes);
     }
+    let loaded = Instant::now();
     let (loaded_p50, loaded_p99) = latencies(&clients, 8_000).await;
+    let nodes: u64 = counts.iter().map(|n| n.load(Ordering::Relaxed)).sum();
     println!(
-        "search nice {search_nice:>2}, {workers} search threads: alone p50 {p50:.2?} p99 {p99:.2?}; \
-         with searches p50 {loaded_p50:.2?} p99 {loaded_p99:.2?}; p99 ratio {:.2}",
-        loaded_p99.as_secs_f64() / p99.as_secs_f64()
+        "{search_priority:?}, {workers} search threads: alone p50 {p50:.2?} p99 {p99:.2?}; \
+         with searches p50 {loaded_p50:.2?} p99 {loaded_p99:.2?}; p99 ratio {:.2}; \
+         searches reached {:.0} knodes/s",
+        loaded_p99.as_secs_f64() / p99.as_secs_f64(),
+        nodes as f64 / loaded.elapsed().as_secs_f64() / 1000.0
     );
     for s in searches {
         s.abort();
@@ -95,11 +110,8 @@ async fn measure(workers: usize) {
 #[ignore = "a measurement: run with `cargo test --test service rules_latency -- --ignored --nocapture`"]
 async fn list_legal_moves_latency_while_searches_fill_the_pool() {
     println!("load average: {}", crate::probe::load_average());
-    // The default pool (one search per core) against one that leaves a core to the
-    // rules calls.
-    let full = EngineConfig::default().workers;
     for _ in 0..2 {
-        measure(full).await;
-        measure(full.saturating_sub(1).max(1)).await;
+        measure(SearchPriority { idle: false, nice: 10 }).await;
+        measure(SearchPriority::SERVER).await;
     }
 }

@@ -1,0 +1,119 @@
+//! How search threads give way to the threads that answer rules calls (Linux): under the
+//! idle scheduling policy (`SCHED_IDLE`), a search runs only on a core no thread of
+//! normal priority wants, and a woken rules thread takes that core at once; where that
+//! policy is refused, or not asked for, a nice value is added instead. Elsewhere thread
+//! priorities are left alone.
+
+/// How the search threads are scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchPriority {
+    /// Run the search threads under `SCHED_IDLE` (Linux).
+    pub idle: bool,
+    /// The nice value added to the search threads when `idle` is off or refused (0: none).
+    pub nice: i32,
+}
+
+impl SearchPriority {
+    /// What `chuhe serve` uses by default: `SCHED_IDLE`, a nice value of 10 where refused.
+    pub const SERVER: SearchPriority = SearchPriority { idle: true, nice: 10 };
+}
+
+/// A nice value of 10, not idle: a search alone on the machine (`chuhe uci`, `chuhe
+/// analyze`) must not stop whenever another process wants a core.
+impl Default for SearchPriority {
+    fn default() -> Self {
+        SearchPriority { idle: false, nice: 10 }
+    }
+}
+
+/// What the calling thread got from [`apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// `SCHED_IDLE`.
+    Idle,
+    /// A nice value added (the thread's nice value is now the one given).
+    Nice(i32),
+    /// Nothing changed.
+    Unchanged,
+}
+
+/// Gives the calling thread the priority asked for (threads it starts later inherit it).
+#[cfg(target_os = "linux")]
+pub fn apply(priority: SearchPriority) -> Applied {
+    if priority.idle {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: a plain system call about the calling thread (0), with a parameter it
+        // only reads.
+        if unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } == 0 {
+            return Applied::Idle;
+        }
+        tracing::warn!(
+            "search threads cannot run under SCHED_IDLE ({}); a nice value is added instead",
+            std::io::Error::last_os_error()
+        );
+    }
+    if priority.nice == 0 {
+        return Applied::Unchanged;
+    }
+    // SAFETY: plain system calls on the calling thread; no memory is shared with them.
+    unsafe {
+        let tid = libc::gettid() as libc::id_t;
+        *libc::__errno_location() = 0;
+        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
+        let nice = (current + priority.nice).clamp(-20, 19);
+        if libc::setpriority(libc::PRIO_PROCESS, tid, nice) != 0 {
+            tracing::warn!("search threads keep their priority: setpriority failed");
+            return Applied::Unchanged;
+        }
+        Applied::Nice(nice)
+    }
+}
+
+/// Thread priorities are left alone outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn apply(_priority: SearchPriority) -> Applied {
+    Applied::Unchanged
+}
+
+/// The calling thread's scheduling as [`apply`] would name it (Linux): `SCHED_IDLE`,
+/// otherwise its nice value.
+#[cfg(target_os = "linux")]
+pub fn current() -> Applied {
+    // SAFETY: plain system calls about the calling thread.
+    unsafe {
+        if libc::sched_getscheduler(0) == libc::SCHED_IDLE {
+            return Applied::Idle;
+        }
+        Applied::Nice(libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t))
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_asked_to_idle_runs_under_sched_idle_and_its_children_too() {
+        let seen = std::thread::spawn(|| {
+            let applied = apply(SearchPriority { idle: true, nice: 10 });
+            let child = std::thread::spawn(current).join().unwrap();
+            (applied, current(), child)
+        })
+        .join()
+        .unwrap();
+        assert_eq!(seen, (Applied::Idle, Applied::Idle, Applied::Idle));
+        // The calling thread is untouched.
+        assert_ne!(current(), Applied::Idle);
+    }
+
+    #[test]
+    fn a_thread_not_asked_to_idle_gets_the_nice_value_added() {
+        let here = match current() {
+            Applied::Nice(n) => n,
+            other => panic!("the test thread runs under {other:?}"),
+        };
+        let seen = std::thread::spawn(|| (apply(SearchPriority { idle: false, nice: 5 }), current())).join().unwrap();
+        let expected = Applied::Nice((here + 5).min(19));
+        assert_eq!(seen, (expected, expected));
+    }
+}

@@ -1,0 +1,8 @@
+//! The FEN and Three Kingdoms position-text readers, on UTF-8 text libFuzzer makes.
+#![no_main]
+
+#[allow(dead_code)]
+#[path = "../../fuzz_harness/mod.rs"]
+mod fuzz_harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_harness::text_input(data, fuzz_harness::position_text));
