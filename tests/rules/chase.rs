@@ -191,3 +191,10 @@ fn a_check_given_by_the_move_does_not_take_away_a_protection() {
     assert_eq!(chases(fen_text, "b6c8"), NONE);
     assert_eq!(attacks(fen_text, "b6c8"), ["a6>d6"]);
 }
+
+#[test]
+fn a_general_does_not_protect_a_point_outside_its_palace() {
+    // The c9 horse stands beside the d9 general, but a general never leaves its palace:
+    // the horse is unprotected, and the chariot arriving on a9 chases it.
+    assert_eq!(chases("2nk5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a9"), ["a9>c9"]);
+}
