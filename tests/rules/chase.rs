@@ -2,8 +2,8 @@
 //! move newly threatens under the Asian rules (chase) and the tournament rules (attack).
 
 use chuhe::notation::fen;
-use chuhe::rules::types::Move;
-use chuhe::rules::xiangqi::chase::{ThreatRule, move_threats};
+use chuhe::rules::types::{Color, Move};
+use chuhe::rules::xiangqi::chase::{ThreatRule, move_threats, threats};
 
 /// The pairs `move` newly threatens from `fen`, as "chaser>chased" points.
 fn pairs(fen_text: &str, mv: &str, rule: ThreatRule) -> Vec<String> {
@@ -133,4 +133,68 @@ fn an_attack_that_stood_before_the_move_is_not_new() {
     // does, and that is no new chase. Stepping off the file and back would be.
     assert_eq!(chases("n2k5/9/9/9/9/R8/9/9/9/4K4 w - - 0 1", "a4a6"), NONE);
     assert_eq!(chases("n2k5/9/9/9/9/1R7/9/9/9/4K4 w - - 0 1", "b4a4"), ["a4>a9"]);
+}
+
+#[test]
+fn a_move_elsewhere_renews_no_chase_that_stands_through_a_pin() {
+    // The a7 chariot chases the c7 horse: its only defender, the e7 chariot, is pinned by
+    // the e1 chariot. A pawn step far away changes nothing, so it makes no chase, though
+    // the chase still stands after it.
+    let fen_text = "4k4/9/R1n1r4/9/9/9/8P/9/4R4/5K3 w - - 0 1";
+    assert_eq!(chases(fen_text, "i3i4"), NONE);
+    let mut pos = fen::xiangqi(fen_text).unwrap();
+    pos.play(Move::parse_iccs("i3i4").unwrap()).unwrap();
+    let standing: Vec<String> =
+        threats(&pos, Color::Red, ThreatRule::Chase).iter().map(|t| format!("{}>{}", t.chaser, t.chased)).collect();
+    assert_eq!(standing, ["a7>c7"]);
+}
+
+#[test]
+fn blocking_a_defender_makes_no_chase() {
+    // The a5 chariot attacks the c5 horse, which the c9 chariot protects. The red horse
+    // steps onto c6, between them: the horse is now unprotected, but the move only
+    // blocked a defender's line.
+    assert_eq!(chases("2rk5/9/9/9/R1n6/3N5/9/9/9/4K4 w - - 0 1", "d4c6"), NONE);
+}
+
+#[test]
+fn a_piece_keeping_one_victim_chases_its_new_one() {
+    // The chariot attacked the lone a7 horse from a0 and still does from a3, where it
+    // also attacks the lone c3 horse: only that one is chased anew.
+    assert_eq!(chases("3k5/9/n8/9/9/9/2n6/9/9/R3K4 w - - 0 1", "a0a3"), ["a3>c3"]);
+}
+
+#[test]
+fn a_check_is_not_a_chase() {
+    // The chariot checks the general along the d-file: the general is never chased.
+    assert_eq!(chases("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0d0"), NONE);
+    assert_eq!(attacks("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0d0"), NONE);
+}
+
+#[test]
+fn a_pinned_attacker_chases_nothing() {
+    // The red chariot stays pinned on the e-file by the e8 chariot: taking the lone c3
+    // horse would expose its general, so it is no chase and no attack.
+    assert_eq!(chases("3k5/4r4/9/9/9/9/2n6/4R4/9/4K4 w - - 0 1", "e2e3"), NONE);
+    assert_eq!(attacks("3k5/4r4/9/9/9/9/2n6/4R4/9/4K4 w - - 0 1", "e2e3"), NONE);
+    // Unpinned (no e8 chariot), the same step chases the horse.
+    assert_eq!(chases("3k5/9/9/9/9/9/2n6/4R4/9/4K4 w - - 0 1", "e2e3"), ["e3>c3"]);
+}
+
+#[test]
+fn a_check_given_by_the_move_does_not_take_away_a_protection() {
+    // The horse leaves b6 with check from c8 and opens the sixth rank: the a6 chariot
+    // attacks the d6 horse, which the d9 chariot protects. Black, in check, would answer
+    // the check first; the check the exchange found standing does not make the
+    // recapture illegal, so the horse stays protected: no chase, but a tournament attack.
+    let fen_text = "3rk4/9/9/RN1n5/9/9/9/9/9/3K5 w - - 0 1";
+    assert_eq!(chases(fen_text, "b6c8"), NONE);
+    assert_eq!(attacks(fen_text, "b6c8"), ["a6>d6"]);
+}
+
+#[test]
+fn a_general_does_not_protect_a_point_outside_its_palace() {
+    // The c9 horse stands beside the d9 general, but a general never leaves its palace:
+    // the horse is unprotected, and the chariot arriving on a9 chases it.
+    assert_eq!(chases("2nk5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a9"), ["a9>c9"]);
 }
