@@ -146,6 +146,18 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_move_onto_a_guarded_point_loses_its_piece() {
+        // The chariot steps to e4, which the horse on d6 guards: nothing to win, the
+        // chariot (900) to lose.
+        let pos = fen::xiangqi("5k3/9/9/3n5/9/9/9/9/4R4/3K5 w - - 0 1").unwrap();
+        assert!(!see_ge(pos.board(), mv("e1e4"), 0));
+        assert!(!see_ge(pos.board(), mv("e1e4"), -899));
+        assert!(see_ge(pos.board(), mv("e1e4"), -900));
+        // One point short of it, e3, is not guarded.
+        assert!(see_ge(pos.board(), mv("e1e3"), 0));
+    }
+
+    #[test]
     fn a_cannon_screen_counts() {
         // The black cannon on e9 recaptures on e4 over the screen on e7 once the red
         // chariot stands on e4.

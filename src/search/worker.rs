@@ -28,6 +28,9 @@ const NULL_VERIFY_DEPTH: i32 = 12;
 /// Captures losing more than this per ply by the exchange are pruned up to this depth.
 const SEE_PRUNE_DEPTH: i32 = 6;
 const SEE_CAPTURE_MARGIN: i32 = 120;
+/// Quiet moves losing more than this times the square of their reduced depth by the
+/// exchange on their target are pruned up to the same depth.
+const SEE_QUIET_MARGIN: i32 = 15;
 /// Quiet moves with a history below minus this per ply are pruned near the horizon.
 const HISTORY_PRUNE_DEPTH: i32 = 3;
 const HISTORY_PRUNE_MARGIN: i32 = 2000;

@@ -191,7 +191,14 @@ impl<P: Searchable> Worker<'_, P> {
                     let futile =
                         lmr_depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha;
                     let unpromising = lmr_depth <= HISTORY_PRUNE_DEPTH && quiet_history < -HISTORY_PRUNE_MARGIN * depth;
-                    if (futile || unpromising) && !self.pos.gives_check(m) {
+                    // (Last, as the dearest test: a quiet move that leaves its piece to
+                    // be taken for less.)
+                    if (futile
+                        || unpromising
+                        || (lmr_depth <= SEE_PRUNE_DEPTH
+                            && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)))
+                        && !self.pos.gives_check(m)
+                    {
                         continue;
                     }
                 }
