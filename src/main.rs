@@ -122,6 +122,11 @@ enum Command {
         /// Append each game to this file as a PGN-style record.
         #[arg(long)]
         pgn: Option<std::path::PathBuf>,
+        /// Play Janggi by the casual rules instead of Xiangqi (needs
+        /// `--random-openings`; each engine is told `UCI_Variant janggi` unless its
+        /// options set the variant, e.g. `--option-b UCI_Variant=janggicasual`).
+        #[arg(long)]
+        janggi: bool,
     },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
@@ -194,6 +199,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             ranks_b,
             sprt,
             pgn,
+            janggi,
         } => {
             use chuhe::selfplay::Budget;
             let budget = match (nodes, tc) {
@@ -203,7 +209,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 (None, None) => Budget::Movetime(movetime),
             };
             let random_openings = random_openings.map(|plies| (plies, seed));
-            let settings = MatchSettings { games, budget, openings, random_openings, max_plies, sprt, pgn };
+            let settings = MatchSettings { games, budget, openings, random_openings, max_plies, sprt, pgn, janggi };
             run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }
         Command::Uci { hash_mb, threads } => {

@@ -192,27 +192,33 @@ impl Engine {
     /// clock budget is sent as it stands at the start of a game (see
     /// [`Engine::best_move_with`] for a running clock).
     pub fn best_move(&mut self, start_fen: &str, moves: &[Move], budget: Budget) -> Result<String, String> {
-        let go = match budget {
-            Budget::Movetime(ms) => format!("go movetime {ms}"),
-            Budget::Nodes(n) => format!("go nodes {n}"),
-            Budget::Clock { base_ms, increment_ms } => GameClock::new(base_ms, increment_ms).go_command(),
-        };
-        self.best_move_with(start_fen, moves, &go)
+        self.best_move_with(start_fen, moves, &budget.go_command())
     }
 
     /// Asks for a move with this `go` command.
     pub fn best_move_with(&mut self, start_fen: &str, moves: &[Move], go: &str) -> Result<String, String> {
         let list: Vec<String> = moves.iter().map(|&m| self.ranks.write(m)).collect();
-        let position = if list.is_empty() {
+        let text = self.best_move_text(start_fen, &list, go)?;
+        Ok(self.ranks.read(&text).map_or(text, |m| m.to_string()))
+    }
+
+    /// Asks for a move after `moves`, already written in this engine's ranks; the
+    /// answer as the engine wrote it.
+    pub fn best_move_text(&mut self, start_fen: &str, moves: &[String], go: &str) -> Result<String, String> {
+        let position = if moves.is_empty() {
             format!("position fen {start_fen}")
         } else {
-            format!("position fen {start_fen} moves {}", list.join(" "))
+            format!("position fen {start_fen} moves {}", moves.join(" "))
         };
         self.send(&position)?;
         self.send(go)?;
         let line = self.wait_for("bestmove")?;
-        let text = line.split_whitespace().nth(1).unwrap_or("").to_string();
-        Ok(self.ranks.read(&text).map_or(text, |m| m.to_string()))
+        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+    }
+
+    /// How the engine writes ranks.
+    pub fn ranks(&self) -> Ranks {
+        self.ranks
     }
 }
 
@@ -242,6 +248,15 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// The UCI `go` command of this budget (a clock as it stands at a game's start).
+    pub fn go_command(self) -> String {
+        match self {
+            Budget::Movetime(ms) => format!("go movetime {ms}"),
+            Budget::Nodes(n) => format!("go nodes {n}"),
+            Budget::Clock { base_ms, increment_ms } => GameClock::new(base_ms, increment_ms).go_command(),
+        }
+    }
+
     /// A clock from `SECONDS+INCREMENT` (both in seconds, `10+0.1`), or `SECONDS`.
     pub fn parse_clock(text: &str) -> Option<Budget> {
         let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
@@ -334,17 +349,25 @@ pub struct GameRecord {
 /// The referee: has the game ended (by the rules, or at `max_plies`)? The verdict for
 /// A (who plays Red if `a_plays_red`) and why.
 pub fn referee(game: &Game, a_plays_red: bool, max_plies: usize) -> Option<(Verdict, String)> {
-    if let Some(r) = judge_position(game, RuleSet::SimplifiedV1) {
+    judged(judge_position(game, RuleSet::SimplifiedV1), game.plies().len(), a_plays_red, max_plies)
+}
+
+/// The verdict for A of the rules' ruling on a game of `plies` plies, if any, else a
+/// draw once `max_plies` are played.
+fn judged(
+    ruling: Option<crate::rules::outcome::Ruling>,
+    plies: usize,
+    a_plays_red: bool,
+    max_plies: usize,
+) -> Option<(Verdict, String)> {
+    if let Some(r) = ruling {
         let verdict = match r.result {
             GameResult::Win(c) => verdict_for(c, a_plays_red),
             _ => Verdict::Draw,
         };
         return Some((verdict, r.explanation));
     }
-    if game.plies().len() >= max_plies {
-        return Some((Verdict::Draw, format!("{max_plies} plies played")));
-    }
-    None
+    (plies >= max_plies).then(|| (Verdict::Draw, format!("{max_plies} plies played")))
 }
 
 fn verdict_for(winner: Color, a_plays_red: bool) -> Verdict {
@@ -424,6 +447,19 @@ pub fn play_game_recorded(
 
 /// One game as a PGN-style record (ICCS moves, ranks from 0).
 pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, reason: &str, moves: &[Move]) -> String {
+    game_record_from(START_FEN, round, red, black, verdict_red, reason, moves)
+}
+
+/// [`game_record`] of a game from `start_fen` (a pass is written `pass`).
+pub fn game_record_from(
+    start_fen: &str,
+    round: usize,
+    red: &str,
+    black: &str,
+    verdict_red: Verdict,
+    reason: &str,
+    moves: &[Move],
+) -> String {
     let result = match verdict_red {
         Verdict::AWins => "1-0",
         Verdict::Draw => "1/2-1/2",
@@ -431,7 +467,7 @@ pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, r
     };
     let mut text = format!(
         "[Event \"chuhe match\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n\
-         [Result \"{result}\"]\n[Termination \"{}\"]\n[FEN \"{START_FEN}\"]\n[Format \"ICCS\"]\n\n",
+         [Result \"{result}\"]\n[Termination \"{}\"]\n[FEN \"{start_fen}\"]\n[Format \"ICCS\"]\n\n",
         reason.replace('"', "'")
     );
     let mut line = String::new();
@@ -454,6 +490,12 @@ pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, r
 
 mod openings;
 pub use openings::{random_openings, read_openings};
+
+mod janggi;
+pub use janggi::{
+    JANGGI_START_FEN, janggi_referee, play_janggi_game_recorded, random_janggi_openings, read_janggi_move,
+    write_janggi_move,
+};
 
 mod stats;
 pub use stats::{Sprt, SprtState, elo, elo_interval, elo_of, score_of};

@@ -24,6 +24,8 @@ pub struct MatchSettings {
     pub sprt: Option<String>,
     /// Where to write the games' records.
     pub pgn: Option<std::path::PathBuf>,
+    /// Janggi by the casual rules instead of Xiangqi.
+    pub janggi: bool,
 }
 
 /// Plays the match: each opening with both colours (a pair of games), and prints each
@@ -33,7 +35,7 @@ pub fn run_match(
     b: (&str, &[String], chuhe::selfplay::Ranks),
     settings: &MatchSettings,
 ) -> Result<(), Failure> {
-    use chuhe::selfplay::{Engine, EngineConfig, Sprt, SprtState, Verdict, elo_interval, game_record};
+    use chuhe::selfplay::{Engine, EngineConfig, Sprt, SprtState, Verdict, elo_interval};
     use chuhe::selfplay::{play_game_recorded, read_openings};
     let options = |list: &[String]| -> Result<Vec<(String, String)>, Failure> {
         list.iter()
@@ -55,7 +57,11 @@ pub fn run_match(
         }
     };
     let book = match settings.random_openings {
+        Some((plies, seed)) if settings.janggi => {
+            chuhe::selfplay::random_janggi_openings(settings.games.div_ceil(2), plies, seed)
+        }
         Some((plies, seed)) => chuhe::selfplay::random_openings(settings.games.div_ceil(2), plies, seed),
+        None if settings.janggi => return Err(Failure::Message("a Janggi match needs --random-openings".into())),
         None => {
             let openings = &settings.openings;
             let text = std::fs::read_to_string(openings)
@@ -67,7 +73,11 @@ pub fn run_match(
         return Err(Failure::Message("the opening book is empty".into()));
     }
     let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks)| -> Result<EngineConfig, Failure> {
-        Ok(EngineConfig { command: command.to_string(), options: options(opts)?, ranks })
+        let mut options = options(opts)?;
+        if settings.janggi && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
+            options.insert(0, ("UCI_Variant".into(), "janggi".into()));
+        }
+        Ok(EngineConfig { command: command.to_string(), options, ranks })
     };
     let mut ea = Engine::start_with(&config(a)?).map_err(Failure::Message)?;
     let mut eb = Engine::start_with(&config(b)?).map_err(Failure::Message)?;
@@ -78,8 +88,9 @@ pub fn run_match(
     for i in 0..settings.games {
         let opening = (i / 2) % book.len();
         let a_red = i % 2 == 0;
+        let play = if settings.janggi { chuhe::selfplay::play_janggi_game_recorded } else { play_game_recorded };
         let (verdict, plies, reason, moves) =
-            play_game_recorded(&mut ea, &mut eb, &book[opening], a_red, settings.budget, settings.max_plies)
+            play(&mut ea, &mut eb, &book[opening], a_red, settings.budget, settings.max_plies)
                 .map_err(Failure::Message)?;
         match verdict {
             Verdict::AWins => wins += 1,
@@ -101,7 +112,8 @@ pub fn run_match(
                 (Verdict::BWins, false) => Verdict::AWins,
                 (Verdict::Draw, false) => Verdict::Draw,
             };
-            let record = game_record(i + 1, red, black, red_verdict, &reason, &moves);
+            let start = if settings.janggi { chuhe::selfplay::JANGGI_START_FEN } else { chuhe::selfplay::START_FEN };
+            let record = chuhe::selfplay::game_record_from(start, i + 1, red, black, red_verdict, &reason, &moves);
             std::fs::OpenOptions::new()
                 .create(true)
                 .append(true)

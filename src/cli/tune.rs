@@ -1,8 +1,11 @@
-//! `chuhe tune`: the Xiangqi evaluation's weights fitted to game records.
+//! `chuhe tune`: the Xiangqi (or, with `--janggi`, the Janggi) evaluation's weights
+//! fitted to game records.
 
 use chuhe::search::eval::WEIGHTS;
-use chuhe::search::tune::weights_source;
-use chuhe::search::tune::{RecordedPosition, Selection, Tuner, build_data_set, error, fit_scale, read_records};
+use chuhe::search::janggi_eval::WEIGHTS as JANGGI_WEIGHTS;
+use chuhe::search::tune::janggi::{build_janggi_data_set, janggi_weights_source};
+use chuhe::search::tune::{DataSet, ReadSummary, RecordedPosition, Selected, Selection, Tuner};
+use chuhe::search::tune::{build_data_set, error, fit_scale, read_records, read_records_of, weights_source};
 
 use crate::Failure;
 
@@ -34,6 +37,48 @@ pub struct TuneArgs {
     /// positions the tuning has not seen (0: none).
     #[arg(long, default_value_t = 10)]
     pub hold_out: usize,
+    /// Tune the Janggi evaluation on Janggi records (`chuhe match --janggi --pgn`),
+    /// written in the layout of `src/search/janggi_weights.rs`.
+    #[arg(long)]
+    pub janggi: bool,
+}
+
+/// The data sets to tune on and to check with, from every record file.
+fn data_sets(args: &TuneArgs, selection: Selection) -> Result<(DataSet, DataSet, Selected), Failure> {
+    if args.janggi {
+        let positions = read_all(args, read_records_of::<chuhe::rules::janggi::Position>)?;
+        let (held_out, tuned_on) = split(args, positions);
+        let (data, selected) = build_janggi_data_set(tuned_on, selection);
+        Ok((data, build_janggi_data_set(held_out, selection).0, selected))
+    } else {
+        let positions = read_all(args, read_records)?;
+        let (held_out, tuned_on) = split(args, positions);
+        let (data, selected) = build_data_set(tuned_on, selection);
+        Ok((data, build_data_set(held_out, selection).0, selected))
+    }
+}
+
+/// The positions of every record file, each file's count printed.
+fn read_all<P>(
+    args: &TuneArgs,
+    read: fn(&str) -> (Vec<RecordedPosition<P>>, ReadSummary),
+) -> Result<Vec<RecordedPosition<P>>, Failure> {
+    let mut positions = Vec::new();
+    for path in &args.records {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let (mut read, summary) = read(&text);
+        out!("{}: {} games, {} left out, {} positions", path.display(), summary.games, summary.skipped, read.len());
+        positions.append(&mut read);
+    }
+    Ok(positions)
+}
+
+/// The held-out games' positions (one game in `--hold-out`) and the others.
+fn split<P>(
+    args: &TuneArgs,
+    positions: Vec<RecordedPosition<P>>,
+) -> (Vec<RecordedPosition<P>>, Vec<RecordedPosition<P>>) {
+    positions.into_iter().partition(|p| args.hold_out > 0 && p.game % args.hold_out == args.hold_out - 1)
 }
 
 /// Reads the records, fits the logistic's scale, tunes and writes the weights; prints
@@ -42,27 +87,18 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     if args.epochs == 0 || !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(Failure::Message("--epochs and --rate must be positive".into()));
     }
-    let mut positions = Vec::new();
-    for path in &args.records {
-        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
-        let (mut read, summary) = read_records(&text);
-        out!("{}: {} games, {} left out, {} positions", path.display(), summary.games, summary.skipped, read.len());
-        positions.append(&mut read);
-    }
     let selection = Selection { skip_plies: args.skip_plies, max_score: args.max_score };
-    let held = |p: &&RecordedPosition| args.hold_out > 0 && p.game % args.hold_out == args.hold_out - 1;
-    let (held_out, tuned_on): (Vec<&RecordedPosition>, Vec<&RecordedPosition>) = positions.iter().partition(held);
-    let (data, selected) = build_data_set(tuned_on.into_iter().cloned(), selection);
-    let (check, _) = build_data_set(held_out.into_iter().cloned(), selection);
+    let (data, check, selected) = data_sets(&args, selection)?;
     out!("data set: {} positions ({} repeated, {} left out)", selected.kept, selected.repeated, selected.left_out);
     out!("held out: {} positions", check.len());
     if data.is_empty() {
         return Err(Failure::Message("no position to tune on".into()));
     }
-    let start: Vec<f64> = WEIGHTS.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
+    let weights: &[[i32; 2]] = if args.janggi { &JANGGI_WEIGHTS } else { &WEIGHTS };
+    let start: Vec<f64> = weights.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
     let k = fit_scale(&data, &start);
     out!("logistic scale k = {k:.6} (K = {:.3} in the base-10, 400-point form)", k * 400.0 / 10f64.ln());
-    let mut tuner = Tuner::new(&WEIGHTS, k, args.rate);
+    let mut tuner = Tuner::new(weights, k, args.rate);
     tuner.anchor_weight = args.anchor;
     out!("error before: {:.6}, held out {:.6}", error(&data, &tuner.weights, k), error(&check, &tuner.weights, k));
     for epoch in 1..=args.epochs {
@@ -71,11 +107,11 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
             out!("epoch {epoch:>5}: error {before:.6}, held out {:.6}", error(&check, &tuner.weights, k));
         }
     }
-    let tuned = tuner.rounded();
+    let tuned = tuner.rounded_terms(weights.len());
     let flat: Vec<f64> = tuned.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
     out!("error after (rounded weights): {:.6}, held out {:.6}", error(&data, &flat, k), error(&check, &flat, k));
-    std::fs::write(&args.out, weights_source(&tuned))
-        .map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+    let source = if args.janggi { janggi_weights_source(&tuned) } else { weights_source(&tuned) };
+    std::fs::write(&args.out, source).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
     out!("weights written to {}", args.out.display());
     Ok(())
 }

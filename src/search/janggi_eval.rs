@@ -1,109 +1,86 @@
 //! Static evaluation of Janggi positions, in centipawns from the side to move's view.
 //!
-//! Material starts from the counting values of the tournament rules times 100 (chariot
-//! 1300, cannon 700, horse 500, elephant 300, guard 300, soldier 200); simple
-//! piece-square tables add placement (soldiers forward and central, horses and chariots
-//! towards the centre and the enemy camp, the general and guards on the palace centre).
-//! Both are kept incrementally move by move; a pass changes nothing but the side.
+//! As for Xiangqi ([`super::eval`]), the evaluation is a sum of terms, each counted for
+//! Cho minus Han and weighted by a pair `[opening, endgame]` from [`WEIGHTS`] (see
+//! `src/search/janggi_weights.rs`, tuned by `chuhe tune --janggi`); the two sums are
+//! tapered by a game phase counted from the attacking pieces on the board. The terms:
+//! material by piece kind, placement of each kind on each point, chariot mobility
+//! (points reached on its rank and file), horse and elephant mobility (moves whose path
+//! is free), a missing guard charged per enemy chariot, horse, cannon and soldier in
+//! the own half, and the side to move.
+//!
+//! Material and placement are kept incrementally move by move ([`Material`]; a pass
+//! changes nothing but the side); the other terms are counted by [`positional_terms`].
+//! Both count into a [`TermSink`]: the search sums weights, the tuner records the counts,
+//! so both see one evaluation.
 
+pub use super::eval::TermSink;
+pub use super::janggi_weights::WEIGHTS;
+use crate::rules::board::{HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::janggi::Position;
-use crate::rules::types::{Color, Move};
+use crate::rules::janggi::tables::ELEPHANT_MOVES;
+use crate::rules::types::{Color, Move, PieceKind};
 
-/// Material by piece kind (general, guard, elephant, horse, chariot, cannon, soldier).
-pub const MATERIAL: [i32; 7] = [0, 300, 300, 500, 1300, 700, 200];
+/// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
+pub const MATERIAL: usize = 0;
+/// Index of the first placement term: `PLACEMENT + kind * 90 + own_rank * 9 + file`,
+/// ranks counted from the piece's own back rank.
+pub const PLACEMENT: usize = 7;
+/// Chariot mobility, per point a chariot reaches on its rank and file.
+pub const CHARIOT_MOBILITY: usize = PLACEMENT + 7 * 90;
+/// Horse mobility, per move whose leg is free.
+pub const HORSE_MOBILITY: usize = CHARIOT_MOBILITY + 1;
+/// Elephant mobility, per move whose two path points are free.
+pub const ELEPHANT_MOBILITY: usize = HORSE_MOBILITY + 1;
+/// A missing guard, per enemy attacker: chariot, horse, cannon, soldier in the own half
+/// (four terms).
+pub const MISSING_GUARD: usize = ELEPHANT_MOBILITY + 1;
+/// The side to move.
+pub const TEMPO: usize = MISSING_GUARD + 4;
+/// The number of terms.
+pub const TERMS: usize = TEMPO + 1;
 
-// Piece-square tables from Cho's side, rank 0 (the own back rank) first, files a..i.
-#[rustfmt::skip]
-const SOLDIER_PST: [[i32; 9]; 10] = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 5, 5, 5, 0, 0, 0],
-    [5, 5, 10, 15, 15, 15, 10, 5, 5],
-    [10, 15, 20, 25, 25, 25, 20, 15, 10],
-    [15, 20, 30, 35, 40, 35, 30, 20, 15],
-    [20, 25, 35, 50, 55, 50, 35, 25, 20],
-    [20, 25, 35, 60, 70, 60, 35, 25, 20],
-    [0, 10, 20, 40, 50, 40, 20, 10, 0],
-];
-#[rustfmt::skip]
-const HORSE_PST: [[i32; 9]; 10] = [
-    [-20, -10, -5, -5, -10, -5, -5, -10, -20],
-    [-10, 0, 5, 5, 0, 5, 5, 0, -10],
-    [-5, 5, 10, 10, 10, 10, 10, 5, -5],
-    [0, 5, 10, 15, 15, 15, 10, 5, 0],
-    [0, 10, 15, 20, 20, 20, 15, 10, 0],
-    [0, 10, 15, 20, 20, 20, 15, 10, 0],
-    [0, 10, 20, 25, 25, 25, 20, 10, 0],
-    [0, 10, 20, 25, 25, 25, 20, 10, 0],
-    [-5, 5, 10, 20, 15, 20, 10, 5, -5],
-    [-10, 0, 5, 5, 0, 5, 5, 0, -10],
-];
-#[rustfmt::skip]
-const CHARIOT_PST: [[i32; 9]; 10] = [
-    [-5, 0, 0, 5, 5, 5, 0, 0, -5],
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 0, 0, 5, 5, 5, 0, 0, 0],
-    [0, 5, 5, 10, 10, 10, 5, 5, 0],
-    [5, 5, 5, 10, 10, 10, 5, 5, 5],
-    [5, 5, 5, 10, 10, 10, 5, 5, 5],
-    [5, 10, 10, 15, 15, 15, 10, 10, 5],
-    [10, 10, 10, 20, 25, 20, 10, 10, 10],
-    [10, 15, 15, 25, 20, 25, 15, 15, 10],
-    [5, 10, 10, 15, 15, 15, 10, 10, 5],
-];
-#[rustfmt::skip]
-const CANNON_PST: [[i32; 9]; 10] = [
-    [0, 0, 0, 5, 5, 5, 0, 0, 0],
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 5, 0, 5, 10, 5, 0, 5, 0],
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, 5, 5, 5, 0, 0, 0],
-    [0, 0, 0, 5, 10, 5, 0, 0, 0],
-    [0, 0, 0, 5, 5, 5, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-#[rustfmt::skip]
-const PALACE_PST: [[i32; 9]; 10] = [
-    [0, 0, 0, 0, 5, 0, 0, 0, 0],
-    [0, 0, 0, 5, 15, 5, 0, 0, 0],
-    [0, 0, 0, -5, 0, -5, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-const ZERO_PST: [[i32; 9]; 10] = [[0; 9]; 10];
+/// Phase weight of each kind (attacking pieces only).
+const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
+/// The phase of a full board: the opening weights count fully from here up.
+pub const FULL_PHASE: i32 = 36;
 
-const fn pst_of(kind: usize) -> &'static [[i32; 9]; 10] {
-    match kind {
-        0 | 1 => &PALACE_PST,
-        3 => &HORSE_PST,
-        4 => &CHARIOT_PST,
-        5 => &CANNON_PST,
-        6 => &SOLDIER_PST,
-        _ => &ZERO_PST,
+/// Sums terms with [`WEIGHTS`]: the opening and the endgame score.
+#[derive(Clone, Copy, Debug, Default)]
+struct WeightedSum {
+    mg: i32,
+    eg: i32,
+}
+
+impl TermSink for WeightedSum {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: i32) {
+        self.mg += WEIGHTS[term][0] * count;
+        self.eg += WEIGHTS[term][1] * count;
     }
 }
 
-/// Material plus placement of one piece on one point, signed (positive for Cho).
-/// Indexed `[piece][square]`.
-const fn piece_square_table() -> [[i32; 90]; 14] {
-    let mut t = [[0; 90]; 14];
+/// The placement term of `kind` on `sq` for a Han piece if `black`.
+#[inline(always)]
+pub const fn placement_term(kind: usize, black: bool, sq: usize) -> usize {
+    let (file, rank) = (sq % 9, sq / 9);
+    let own_rank = if black { 9 - rank } else { rank };
+    PLACEMENT + kind * 90 + own_rank * 9 + file
+}
+
+/// Material plus placement of one piece on one point, `(opening, endgame)`, signed:
+/// positive for Cho's pieces. Indexed `[piece][square]`.
+const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
+    let mut t = [[(0, 0); 90]; 14];
     let mut p = 0;
     while p < 14 {
         let (black, kind) = (p >= 7, p % 7);
         let mut sq = 0;
         while sq < 90 {
-            let (file, rank) = (sq % 9, sq / 9);
-            let own_rank = if black { 9 - rank } else { rank };
-            let v = MATERIAL[kind] + pst_of(kind)[own_rank][file];
-            t[p][sq] = if black { -v } else { v };
+            let place = placement_term(kind, black, sq);
+            let mg = WEIGHTS[place][0] + WEIGHTS[MATERIAL + kind][0];
+            let eg = WEIGHTS[place][1] + WEIGHTS[MATERIAL + kind][1];
+            t[p][sq] = if black { (-mg, -eg) } else { (mg, eg) };
             sq += 1;
         }
         p += 1;
@@ -112,19 +89,42 @@ const fn piece_square_table() -> [[i32; 90]; 14] {
 }
 
 /// Signed material-and-placement values, see `piece_square_table`.
-pub static PIECE_SQUARE: [[i32; 90]; 14] = piece_square_table();
+pub static PIECE_SQUARE: [[(i32, i32); 90]; 14] = piece_square_table();
 
-/// Cho minus Han material and placement, kept move by move.
+/// The incrementally kept part of the evaluation: Cho minus Han material and placement
+/// in both game phases, and the phase itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Material {
-    /// Cho minus Han, in centipawns.
-    pub score: i32,
+    /// Middlegame score.
+    pub mg: i32,
+    /// Endgame score.
+    pub eg: i32,
+    /// Game phase, counted from the elephants, horses, chariots and cannons on the
+    /// board: it weighs the two scores.
+    pub phase: i32,
+}
+
+/// Counts the material and placement terms of every piece into `sink`; returns the
+/// game phase.
+pub fn material_terms(pos: &Position, sink: &mut impl TermSink) -> i32 {
+    let mut phase = 0;
+    for (sq, piece) in pos.board().iter() {
+        let black = piece.color() == Color::Black;
+        let sign = if black { -1 } else { 1 };
+        let kind = piece.kind().index();
+        sink.add(placement_term(kind, black, sq.index()), sign);
+        sink.add(MATERIAL + kind, sign);
+        phase += PHASE[kind];
+    }
+    phase
 }
 
 impl Material {
     /// Computed from scratch.
     pub fn of(pos: &Position) -> Material {
-        Material { score: pos.board().iter().map(|(sq, p)| PIECE_SQUARE[p.index()][sq.index()]).sum() }
+        let mut sum = WeightedSum::default();
+        let phase = material_terms(pos, &mut sum);
+        Material { mg: sum.mg, eg: sum.eg, phase }
     }
 
     /// The change a move makes (call before playing it). A pass changes nothing.
@@ -136,11 +136,15 @@ impl Material {
         let b = pos.board();
         let Some(p) = b.piece_at(m.from()) else { return self };
         let table = &PIECE_SQUARE[p.index()];
-        let mut score = self.score - table[m.from().index()] + table[m.to().index()];
+        let (a, z) = (table[m.from().index()], table[m.to().index()]);
+        let mut next = Material { mg: self.mg - a.0 + z.0, eg: self.eg - a.1 + z.1, phase: self.phase };
         if let Some(c) = b.piece_at(m.to()) {
-            score -= PIECE_SQUARE[c.index()][m.to().index()];
+            let v = PIECE_SQUARE[c.index()][m.to().index()];
+            next.mg -= v.0;
+            next.eg -= v.1;
+            next.phase -= PHASE[c.kind().index()];
         }
-        Material { score }
+        next
     }
 }
 
@@ -152,7 +156,59 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation given the incrementally kept material (which must match `pos`).
 #[inline]
 pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
-    if pos.turn() == Color::Red { material.score } else { -material.score }
+    let mut sum = WeightedSum { mg: material.mg, eg: material.eg };
+    positional_terms(pos, &mut sum);
+    let phase = material.phase.min(FULL_PHASE);
+    let score = (sum.mg * phase + sum.eg * (FULL_PHASE - phase)) / FULL_PHASE;
+    if pos.turn() == Color::Red { score } else { -score }
+}
+
+/// Counts every term but material and placement into `sink`: mobility, missing guards
+/// and the side to move.
+#[inline(always)]
+pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
+    let b = pos.board();
+    // Attackers by kind: chariots, horses, cannons, soldiers in the enemy half.
+    let mut attackers = [[0i32; 4]; 2];
+    for color in Color::ALL {
+        let c = color.index();
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let mut reach = 0;
+        for sq in squares(b.pieces(color, PieceKind::Chariot)) {
+            let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+            let points = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+            reach += points.count_ones() as i32;
+            attackers[c][0] += 1;
+        }
+        sink.add(CHARIOT_MOBILITY, sign * reach);
+        let mut free = 0;
+        for sq in squares(b.pieces(color, PieceKind::Horse)) {
+            free += HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
+            attackers[c][1] += 1;
+        }
+        sink.add(HORSE_MOBILITY, sign * free as i32);
+        let mut free = 0;
+        for sq in squares(b.pieces(color, PieceKind::Elephant)) {
+            free += ELEPHANT_MOVES[sq.index()]
+                .as_slice()
+                .iter()
+                .filter(|s| s.blocks.iter().all(|&block| b.code_at(block as usize) == 0))
+                .count();
+        }
+        sink.add(ELEPHANT_MOBILITY, sign * free as i32);
+        attackers[c][2] = b.pieces(color, PieceKind::Cannon).count_ones() as i32;
+        let enemy_half = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
+        attackers[c][3] = (b.pieces(color, PieceKind::Pawn) & enemy_half).count_ones() as i32;
+    }
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let missing_guards = 2 - (b.pieces(color, PieceKind::Advisor).count_ones() as i32).min(2);
+        let enemy = &attackers[color.other().index()];
+        for (kind, &count) in enemy.iter().enumerate() {
+            sink.add(MISSING_GUARD + kind, sign * missing_guards * count);
+        }
+    }
+    sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
 }
 
 #[cfg(test)]
@@ -164,7 +220,7 @@ mod tests {
     fn incremental_material_matches_from_scratch() {
         let mut pos = Position::startpos();
         let mut m = Material::of(&pos);
-        assert_eq!(evaluate(&pos), 0, "the start is symmetric");
+        assert_eq!(evaluate(&pos), WEIGHTS[TEMPO][0], "the start is symmetric but for the move");
         for i in 0..300 {
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
@@ -176,5 +232,23 @@ mod tests {
             pos.play_unchecked(mv);
             assert_eq!(m, Material::of(&pos));
         }
+    }
+
+    #[test]
+    fn the_start_counts_each_side_s_mobility_alike() {
+        #[derive(Default)]
+        struct Counts(Vec<(usize, i32)>);
+        impl TermSink for Counts {
+            fn add(&mut self, term: usize, count: i32) {
+                self.0.push((term, count));
+            }
+        }
+        let mut counts = Counts::default();
+        positional_terms(&Position::startpos(), &mut counts);
+        // Cho's two horses on b0 and h0 each have two moves with free legs (to a2/c2
+        // and g2/i2: c2 and g2 hold no piece; the legs b1 and h1 are empty).
+        assert!(counts.0.contains(&(HORSE_MOBILITY, 4)), "{:?}", counts.0);
+        assert!(counts.0.contains(&(HORSE_MOBILITY, -4)), "{:?}", counts.0);
+        assert_eq!(counts.0.iter().filter(|(t, _)| *t == CHARIOT_MOBILITY).map(|(_, c)| c).sum::<i32>(), 0);
     }
 }

@@ -21,6 +21,7 @@ pub mod draw_offer;
 pub mod eval;
 mod eval_weights;
 pub mod janggi_eval;
+pub mod janggi_weights;
 mod searchable;
 pub mod see;
 pub mod three_kingdoms;

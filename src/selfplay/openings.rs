@@ -26,6 +26,28 @@ pub fn read_openings(text: &str) -> Result<Vec<Vec<Move>>, String> {
 /// `count` different openings of `plies` random legal moves from the start (the same
 /// ones for the same `seed`): a book of varied games, for a tuning data set.
 pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+    random_lines(
+        count,
+        plies,
+        seed,
+        Position::startpos(),
+        |pos, list| pos.legal_moves(list),
+        |pos, m| {
+            pos.play_unchecked(m);
+        },
+    )
+}
+
+/// `count` different lines of `plies` moves from `start`, each drawn at random from
+/// the moves `moves_of` lists, played by `play`.
+pub(super) fn random_lines<P: Clone>(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    start: P,
+    moves_of: impl Fn(&P, &mut crate::rules::types::MoveList),
+    play: impl Fn(&mut P, Move),
+) -> Vec<Vec<Move>> {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move |n: usize| {
         // xorshift64*: enough to pick moves.
@@ -40,16 +62,16 @@ pub fn random_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> 
     let mut tries = 0;
     while book.len() < count && tries < 100 * count + 100 {
         tries += 1;
-        let mut pos = Position::startpos();
+        let mut pos = start.clone();
         let mut line = Vec::new();
         for _ in 0..plies {
             let mut list = crate::rules::types::MoveList::new();
-            pos.legal_moves(&mut list);
+            moves_of(&pos, &mut list);
             if list.is_empty() {
                 break;
             }
             let m = list.as_slice()[next(list.len())];
-            pos.play_unchecked(m);
+            play(&mut pos, m);
             line.push(m);
         }
         if line.len() == plies && seen.insert(line.clone()) {

@@ -9,6 +9,7 @@ mod common;
 mod adjudicate;
 mod commands;
 mod janggi;
+mod janggi_match;
 mod selfplay;
 mod three_kingdoms;
 mod tune;

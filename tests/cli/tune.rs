@@ -50,3 +50,47 @@ fn tune_without_records_it_can_read_fails_with_a_message() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/games.pgn"));
 }
+
+/// Two short Janggi games as `chuhe match --janggi --pgn` writes them (cut short), with
+/// passes: Han wins the first, the second is drawn.
+const JANGGI_RECORDS: &str = "[Event \"chuhe match\"]\n[Round \"1\"]\n[Result \"0-1\"]\n\
+    [FEN \"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1\"]\n[Format \"ICCS\"]\n\n\
+    1. b0c2 b9c7 2. pass h9g7 3. c3d3 c6d6 4. pass pass 0-1\n\n\
+    [Event \"chuhe match\"]\n[Round \"2\"]\n[Result \"1/2-1/2\"]\n\n\
+    1. h0g2 h9g7 2. i0i1 i9i8 1/2-1/2\n";
+
+#[test]
+fn tune_janggi_writes_weights_in_the_janggi_layout() {
+    let dir = std::env::temp_dir().join(format!("chuhe-tune-janggi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (records, weights) = (dir.join("janggi.pgn"), dir.join("janggi_weights.rs"));
+    std::fs::write(&records, JANGGI_RECORDS).unwrap();
+    let out = chuhe(&[
+        "tune",
+        "--janggi",
+        records.to_str().unwrap(),
+        "--out",
+        weights.to_str().unwrap(),
+        "--epochs",
+        "20",
+        "--skip-plies",
+        "0",
+        "--hold-out",
+        "0",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    // Eight plies give nine positions, four give five.
+    assert!(text.contains("janggi.pgn: 2 games, 0 left out, 14 positions"), "{text}");
+    let written = std::fs::read_to_string(&weights).unwrap();
+    let current = include_str!("../../src/search/janggi_weights.rs");
+    let shape = |s: &str| s.chars().filter(|c| !c.is_ascii_digit() && *c != '-').collect::<String>();
+    assert_eq!(shape(&written), shape(current));
+    assert_ne!(written, current, "twenty steps move the weights");
+    // The same records read as Xiangqi: the first game's pass is no Xiangqi move (the
+    // second game's four moves are Xiangqi moves too).
+    let xiangqi_weights = dir.join("xiangqi_weights.rs");
+    let out = chuhe(&["tune", records.to_str().unwrap(), "--out", xiangqi_weights.to_str().unwrap(), "--epochs", "1"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("janggi.pgn: 1 games, 1 left out"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

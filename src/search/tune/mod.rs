@@ -9,6 +9,7 @@
 //! logistic's scale is fitted first to the starting weights and then held. `chuhe tune`
 //! runs it and writes `src/search/eval_weights.rs`.
 
+pub mod janggi;
 pub mod records;
 pub mod texel;
 
@@ -19,7 +20,7 @@ use crate::rules::xiangqi::Position;
 use crate::search::eval;
 use crate::search::see::SEE_VALUE;
 
-pub use records::{ReadSummary, RecordedPosition, read_records};
+pub use records::{ReadSummary, RecordedPosition, ReplayPosition, read_records, read_records_of};
 pub use texel::{DataSet, Tuner, error, fit_scale, weights_source};
 
 /// Which recorded positions go into the data set.
@@ -55,24 +56,40 @@ pub fn build_data_set(
     positions: impl IntoIterator<Item = RecordedPosition>,
     selection: Selection,
 ) -> (DataSet, Selected) {
+    select_data_set(positions, selection, Position::in_check, Position::key, |pos| {
+        let (score, leaf) = quiet_leaf(pos, -crate::search::MATE, crate::search::MATE, 8);
+        (score, texel::features(&leaf))
+    })
+}
+
+/// The data set of the recorded positions (of any variant) chosen by `selection`: each
+/// not in check (`in_check`) and not seen before (`key`) is resolved by `resolve` to its
+/// quiet score and the features of its quiet leaf.
+pub fn select_data_set<P>(
+    positions: impl IntoIterator<Item = RecordedPosition<P>>,
+    selection: Selection,
+    in_check: impl Fn(&P) -> bool,
+    key: impl Fn(&P) -> u64,
+    resolve: impl Fn(&P) -> (i32, Vec<(usize, f64)>),
+) -> (DataSet, Selected) {
     let mut data = DataSet::default();
     let mut seen = HashSet::new();
     let mut counts = Selected::default();
     for p in positions {
-        if p.ply < selection.skip_plies || p.position.in_check() {
+        if p.ply < selection.skip_plies || in_check(&p.position) {
             counts.left_out += 1;
             continue;
         }
-        if !seen.insert(p.position.key()) {
+        if !seen.insert(key(&p.position)) {
             counts.repeated += 1;
             continue;
         }
-        let (score, leaf) = quiet_leaf(&p.position, -crate::search::MATE, crate::search::MATE, 8);
+        let (score, features) = resolve(&p.position);
         if score.abs() > selection.max_score {
             counts.left_out += 1;
             continue;
         }
-        data.push(&leaf, p.result);
+        data.push_features(&features, p.result);
         counts.kept += 1;
     }
     (data, counts)

@@ -4,11 +4,54 @@
 use crate::rules::types::Move;
 use crate::rules::xiangqi::Position;
 
-/// One position of a recorded game and how the game ended for Red.
+/// A position a record can be replayed on: Xiangqi's, or Janggi's (whose records may
+/// hold passes).
+pub trait ReplayPosition: Clone + Sized {
+    /// The usual start.
+    fn start() -> Self;
+    /// A position from a FEN tag.
+    fn from_fen(fen: &str) -> Option<Self>;
+    /// Whether `m` is legal here.
+    fn legal(&self, m: Move) -> bool;
+    /// Plays a legal move.
+    fn play(&mut self, m: Move);
+}
+
+impl ReplayPosition for Position {
+    fn start() -> Self {
+        Position::startpos()
+    }
+    fn from_fen(fen: &str) -> Option<Self> {
+        crate::notation::fen::xiangqi(fen).ok()
+    }
+    fn legal(&self, m: Move) -> bool {
+        m != Move::PASS && self.is_legal(m)
+    }
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+}
+
+impl ReplayPosition for crate::rules::janggi::Position {
+    fn start() -> Self {
+        Self::startpos()
+    }
+    fn from_fen(fen: &str) -> Option<Self> {
+        crate::notation::fen::janggi(fen).ok()
+    }
+    fn legal(&self, m: Move) -> bool {
+        self.is_legal(m)
+    }
+    fn play(&mut self, m: Move) {
+        self.play_unchecked(m);
+    }
+}
+
+/// One position of a recorded game and how the game ended for Red (Cho).
 #[derive(Clone, Debug)]
-pub struct RecordedPosition {
+pub struct RecordedPosition<P = Position> {
     /// The position, with its side to move.
-    pub position: Position,
+    pub position: P,
     /// Plies played since the record's start position.
     pub ply: usize,
     /// The game's number in its text, from 0.
@@ -30,6 +73,11 @@ pub struct ReadSummary {
 /// Every position of every game in `text` (the final one included), with its game's
 /// result.
 pub fn read_records(text: &str) -> (Vec<RecordedPosition>, ReadSummary) {
+    read_records_of(text)
+}
+
+/// [`read_records`] of games of any variant (Janggi records from `chuhe match --janggi`).
+pub fn read_records_of<P: ReplayPosition>(text: &str) -> (Vec<RecordedPosition<P>>, ReadSummary) {
     let mut out = Vec::new();
     let mut summary = ReadSummary::default();
     let mut game = GameText::default();
@@ -75,10 +123,10 @@ impl GameText {
         }
     }
 
-    fn finish(self, number: usize, out: &mut Vec<RecordedPosition>, summary: &mut ReadSummary) {
+    fn finish<P: ReplayPosition>(self, number: usize, out: &mut Vec<RecordedPosition<P>>, summary: &mut ReadSummary) {
         let start = match &self.fen {
-            Some(fen) => crate::notation::fen::xiangqi(fen).ok(),
-            None => Some(Position::startpos()),
+            Some(fen) => P::from_fen(fen),
+            None => Some(P::start()),
         };
         let (Some(result), Some(mut position)) = (self.result, start) else {
             summary.skipped += 1;
@@ -90,9 +138,9 @@ impl GameText {
                 continue;
             }
             out.push(RecordedPosition { position: position.clone(), ply, game: number, result });
-            match Move::parse_iccs(token).filter(|&m| m != Move::PASS && position.is_legal(m)) {
+            match Move::parse_iccs(token).filter(|&m| position.legal(m)) {
                 Some(m) => {
-                    position.play_unchecked(m);
+                    position.play(m);
                     ply += 1;
                 }
                 None => {

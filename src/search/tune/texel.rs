@@ -21,7 +21,7 @@ pub struct DataSet {
 
 /// Records the terms of one evaluation.
 #[derive(Default)]
-struct TermCounts(Vec<(usize, i32)>);
+pub struct TermCounts(Vec<(usize, i32)>);
 
 impl TermSink for TermCounts {
     fn add(&mut self, term: usize, count: i32) {
@@ -45,10 +45,19 @@ pub fn tied_term(term: usize) -> usize {
 /// is the sum of each weight times its coefficient (opening weights scaled by the phase,
 /// endgame weights by what the phase lacks of a full board).
 pub fn features(pos: &Position) -> Vec<(usize, f64)> {
+    tapered_features(FULL_PHASE, |counts| {
+        let phase = eval::material_terms(pos, counts);
+        eval::positional_terms(pos, counts);
+        phase
+    })
+}
+
+/// The features of the terms `count` records (it returns the game phase), tapered
+/// between a full board at `full_phase` and a bare one.
+pub fn tapered_features(full_phase: i32, count: impl FnOnce(&mut TermCounts) -> i32) -> Vec<(usize, f64)> {
     let mut counts = TermCounts::default();
-    let phase = eval::material_terms(pos, &mut counts).min(FULL_PHASE);
-    eval::positional_terms(pos, &mut counts);
-    let (opening, endgame) = (phase as f64 / FULL_PHASE as f64, (FULL_PHASE - phase) as f64 / FULL_PHASE as f64);
+    let phase = count(&mut counts).min(full_phase);
+    let (opening, endgame) = (phase as f64 / full_phase as f64, (full_phase - phase) as f64 / full_phase as f64);
     let mut tied: Vec<(usize, i32)> = counts.0.into_iter().map(|(t, c)| (tied_term(t), c)).collect();
     tied.sort_unstable();
     let mut out: Vec<(usize, f64)> = Vec::with_capacity(2 * tied.len());
@@ -208,7 +217,13 @@ impl Tuner {
 
     /// The weights rounded to centipawns, each mirrored placement given its tied value.
     pub fn rounded(&self) -> Vec<[i32; 2]> {
-        (0..TERMS)
+        self.rounded_terms(TERMS)
+    }
+
+    /// [`Tuner::rounded`] for an evaluation of `terms` terms laid out as Xiangqi's
+    /// (Janggi's: material, then placement by kind and point, then the rest).
+    pub fn rounded_terms(&self, terms: usize) -> Vec<[i32; 2]> {
+        (0..terms)
             .map(|t| {
                 let s = tied_term(t);
                 [self.weights[2 * s].round() as i32, self.weights[2 * s + 1].round() as i32]
@@ -238,15 +253,20 @@ pub fn weights_source(weights: &[[i32; 2]]) -> String {
     sections.push(("a cannon on the enemy general's file with nothing between".into(), HOLLOW_CANNON, 1, 1));
     sections.push(("a cannon on the enemy general's file behind two screens".into(), CANNON_BEHIND_SCREENS, 1, 1));
     sections.push(("the side to move".into(), TEMPO, 1, 1));
-    let mut text = String::from(
-        "//! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
+    let header = "//! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::eval`] (see its term indices). Written by `chuhe tune` (README, \"Tuning the\n\
          //! evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
          use super::eval::TERMS;\n\n\
          /// The weight of each evaluation term, `[opening, endgame]`.\n\
          #[rustfmt::skip]\n\
-         pub const WEIGHTS: [[i32; 2]; TERMS] = [\n",
-    );
+         pub const WEIGHTS: [[i32; 2]; TERMS] = [\n";
+    weights_text(header, sections, weights)
+}
+
+/// A weights file: `header`, then each section `(comment, first term, terms, terms per
+/// line)` of `weights`, then the closing bracket.
+pub fn weights_text(header: &str, sections: Vec<(String, usize, usize, usize)>, weights: &[[i32; 2]]) -> String {
+    let mut text = String::from(header);
     for (name, start, count, per_line) in sections {
         text.push_str(&format!("    // {name}\n"));
         for line in (start..start + count).step_by(per_line) {

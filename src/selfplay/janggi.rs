@@ -1,0 +1,202 @@
+//! Janggi games for the match runner, judged by the casual rules
+//! ([`RuleSet::CasualV1`]): a side not in check may pass, two passes in a row end the
+//! game in a draw, a third repetition draws, facing generals are no ending (nobody
+//! claims bikjang), and a checkmated side loses.
+//!
+//! A pass is written `pass` by an engine with ranks from 0 (chuhe) and as the mover's
+//! general's point twice (`e2e2`) by one with ranks from 1 (Fairy-Stockfish, whose
+//! `janggicasual` variant plays by the same casual rules).
+
+use std::time::Instant;
+
+use super::{Budget, Engine, GameClock, Ranks, Verdict, judged, verdict_for};
+use crate::rules::janggi::adjudicate::{RuleSet, judge_position};
+use crate::rules::janggi::{Game, Position};
+use crate::rules::types::{Color, Move};
+
+/// The usual Janggi start (horses outside on both sides), as every engine reads it.
+pub const JANGGI_START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+
+/// The text of `m`, played in `pos`, in an engine's ranks.
+pub fn write_janggi_move(ranks: Ranks, pos: &Position, m: Move) -> String {
+    match (m.is_pass(), ranks, pos.board().general(pos.turn())) {
+        (true, Ranks::FromOne, Some(general)) => ranks.write(Move::new(general, general)),
+        (true, _, _) => "pass".into(),
+        (false, _, _) => ranks.write(m),
+    }
+}
+
+/// A move an engine wrote in its ranks, in `pos` (`None` if the text is no move; its
+/// legality is not checked). With ranks from 1, the mover's general's point twice is
+/// a pass.
+pub fn read_janggi_move(ranks: Ranks, pos: &Position, text: &str) -> Option<Move> {
+    if let Some(m) = ranks.read(text).or_else(|| Move::parse_iccs(text).filter(|m| m.is_pass())) {
+        return Some(m);
+    }
+    let general = pos.board().general(pos.turn())?;
+    (ranks == Ranks::FromOne && text.trim() == ranks.write(Move::new(general, general))).then_some(Move::PASS)
+}
+
+/// The referee of a Janggi game: has it ended (by the casual rules, or at
+/// `max_plies`)? The verdict for A (who plays Cho if `a_plays_red`) and why.
+pub fn janggi_referee(game: &Game, a_plays_red: bool, max_plies: usize) -> Option<(Verdict, String)> {
+    judged(judge_position(game, RuleSet::CasualV1), game.plies().len(), a_plays_red, max_plies)
+}
+
+/// `count` different Janggi openings of `plies` random legal moves, passes left out
+/// (the same ones for the same `seed`).
+pub fn random_janggi_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<Move>> {
+    let moves_of = |pos: &Position, list: &mut crate::rules::types::MoveList| {
+        let mut all = crate::rules::types::MoveList::new();
+        pos.legal_moves(&mut all);
+        for &m in all.as_slice().iter().filter(|m| !m.is_pass()) {
+            list.push(m);
+        }
+    };
+    super::openings::random_lines(count, plies, seed, Position::startpos(), moves_of, |pos, m| {
+        pos.play_unchecked(m);
+    })
+}
+
+/// Plays one Janggi game from the start after `opening`; the rules judge each move (an
+/// illegal one loses) and each ending. The verdict, the plies, why it ended, the moves.
+pub fn play_janggi_game_recorded(
+    a: &mut Engine,
+    b: &mut Engine,
+    opening: &[Move],
+    a_plays_red: bool,
+    budget: Budget,
+    max_plies: usize,
+) -> Result<(Verdict, usize, String, Vec<Move>), String> {
+    let mut game = Game::new(Position::startpos());
+    for &m in opening {
+        game.play(m).map_err(|_| format!("opening move {m} is illegal"))?;
+    }
+    a.new_game()?;
+    b.new_game()?;
+    let mut clock = match budget {
+        Budget::Clock { base_ms, increment_ms } => Some(GameClock::new(base_ms, increment_ms)),
+        _ => None,
+    };
+    loop {
+        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
+        if let Some((verdict, reason)) = janggi_referee(&game, a_plays_red, max_plies) {
+            return Ok((verdict, moves.len(), reason, moves));
+        }
+        let mover = game.position().turn();
+        let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
+        let ranks = engine.ranks();
+        let mut replay = Position::startpos();
+        let texts: Vec<String> = moves
+            .iter()
+            .map(|&m| {
+                let text = write_janggi_move(ranks, &replay, m);
+                replay.play_unchecked(m);
+                text
+            })
+            .collect();
+        let go = clock.as_ref().map_or_else(|| budget.go_command(), GameClock::go_command);
+        let started = Instant::now();
+        let text = engine.best_move_text(JANGGI_START_FEN, &texts, &go)?;
+        if let Some(clock) = &mut clock
+            && !clock.charge(mover, started.elapsed())
+        {
+            let reason = format!("{} lost on time", crate::rules::janggi::side_name(mover));
+            return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
+        }
+        match read_janggi_move(ranks, game.position(), &text).filter(|&m| game.position().is_legal(m)) {
+            Some(m) => {
+                game.play_unchecked(m);
+            }
+            None => {
+                let reason = format!("{} played illegal {text:?}", crate::rules::janggi::side_name(mover));
+                return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_of(fen: &str, moves: &[&str]) -> Game {
+        let mut game = Game::new(crate::notation::fen::janggi(fen).unwrap());
+        for m in moves {
+            game.play(Move::parse_iccs(m).unwrap()).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_pass_is_the_general_s_point_twice_in_ranks_from_one() {
+        let pos = Position::startpos();
+        // Cho's general stands on e1 (ICCS), e2 in ranks from 1.
+        assert_eq!(write_janggi_move(Ranks::FromOne, &pos, Move::PASS), "e2e2");
+        assert_eq!(write_janggi_move(Ranks::FromZero, &pos, Move::PASS), "pass");
+        assert_eq!(read_janggi_move(Ranks::FromOne, &pos, "e2e2"), Some(Move::PASS));
+        assert_eq!(read_janggi_move(Ranks::FromZero, &pos, "pass"), Some(Move::PASS));
+        // Another point twice is no move; Han's general's point is not Cho's pass.
+        assert_eq!(read_janggi_move(Ranks::FromOne, &pos, "d2d2"), None);
+        assert_eq!(read_janggi_move(Ranks::FromOne, &pos, "e9e9"), None);
+        let mut han = pos.clone();
+        han.play_unchecked(Move::PASS);
+        assert_eq!(write_janggi_move(Ranks::FromOne, &han, Move::PASS), "e9e9");
+        assert_eq!(read_janggi_move(Ranks::FromOne, &han, "e9e9"), Some(Move::PASS));
+        // Ordinary moves convert as in Xiangqi: a0b2 (ICCS) is a1b3.
+        let horse = Move::parse_iccs("b0c2").unwrap();
+        assert_eq!(write_janggi_move(Ranks::FromOne, &pos, horse), "b1c3");
+        assert_eq!(read_janggi_move(Ranks::FromOne, &pos, "b1c3"), Some(horse));
+        let top = Move::parse_iccs("a9a8").unwrap();
+        assert_eq!(read_janggi_move(Ranks::FromOne, &han, "a10a9"), Some(top));
+    }
+
+    #[test]
+    fn two_passes_in_a_row_draw_and_one_does_not() {
+        let one = game_of(JANGGI_START_FEN, &["pass"]);
+        assert!(janggi_referee(&one, true, 300).is_none());
+        let two = game_of(JANGGI_START_FEN, &["pass", "pass"]);
+        let (verdict, reason) = janggi_referee(&two, true, 300).expect("two passes end the game");
+        assert_eq!(verdict, Verdict::Draw, "{reason}");
+        assert!(reason.contains("two passes"), "{reason}");
+    }
+
+    #[test]
+    fn facing_generals_end_nothing_and_mate_wins() {
+        // The generals face each other on the e-file: play goes on.
+        let facing = game_of("4k4/9/9/9/9/9/9/9/4K4/R8 w - - 0 1", &[]);
+        assert!(facing.position().bikjang());
+        assert!(janggi_referee(&facing, true, 300).is_none());
+        // Two chariots mate Han's general on its back rank; Han may not pass in check.
+        let mate = game_of("3k5/8R/9/9/9/9/9/9/4K4/R8 w - - 0 1", &["a0a9"]);
+        let (verdict, reason) = janggi_referee(&mate, true, 300).expect("mate ends the game");
+        assert_eq!(verdict, Verdict::AWins, "{reason}");
+        assert_eq!(janggi_referee(&mate, false, 300).map(|v| v.0), Some(Verdict::BWins));
+    }
+
+    #[test]
+    fn a_third_repetition_draws_and_long_games_stop() {
+        let shuffle = ["a0a1", "i9i8", "a1a0", "i8i9"];
+        let moves: Vec<&str> = shuffle.iter().cycle().take(8).copied().collect();
+        let game = game_of("3k4r/9/9/9/9/9/9/9/5K3/R8 w - - 0 1", &moves);
+        let (verdict, reason) = janggi_referee(&game, true, 300).expect("the repetition ends the game");
+        assert_eq!(verdict, Verdict::Draw, "{reason}");
+        let short = game_of("3k4r/9/9/9/9/9/9/9/5K3/R8 w - - 0 1", &moves[..2]);
+        assert!(janggi_referee(&short, true, 300).is_none());
+        assert_eq!(janggi_referee(&short, true, 2).map(|v| v.0), Some(Verdict::Draw));
+    }
+
+    #[test]
+    fn random_janggi_openings_are_legal_and_pass_free() {
+        let book = random_janggi_openings(30, 6, 3);
+        assert_eq!(book.len(), 30);
+        assert_eq!(book, random_janggi_openings(30, 6, 3));
+        for line in &book {
+            let mut pos = Position::startpos();
+            for &m in line {
+                assert!(!m.is_pass() && pos.is_legal(m), "{line:?}");
+                pos.play_unchecked(m);
+            }
+        }
+    }
+}

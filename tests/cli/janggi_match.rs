@@ -1,0 +1,63 @@
+//! `chuhe match --janggi`: a Janggi match against an engine that writes ranks 1-10 and
+//! passes as Fairy-Stockfish does (its general's point twice).
+
+use std::process::Command;
+
+#[test]
+fn a_janggi_match_reads_passes_written_as_the_general_s_point() {
+    // An engine that always passes: `e2e2` for Cho (its general on e2 in ranks 1-10),
+    // `e9e9` for Han, told apart by the number of moves played.
+    let dir = std::env::temp_dir().join(format!("chuhe-passing-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("pass.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         n=0\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'option name UCI_Variant type combo default janggi var janggi'; echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             position*) n=$(echo \"$line\" | sed -n 's/.* moves //p' | wc -w) ;;\n\
+             go*) if [ $((n % 2)) -eq 0 ]; then echo bestmove e2e2; else echo bestmove e9e9; fi ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    let records = dir.join("games.pgn");
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let out = Command::new(exe)
+        .args(["match", "--janggi", "--engine-a", &format!("{exe} uci"), "--engine-b"])
+        .arg(format!("sh {}", script.display()))
+        .args(["--ranks-b", "1", "--games", "2", "--nodes", "300", "--random-openings", "2", "--max-plies", "6"])
+        .arg("--pgn")
+        .arg(&records)
+        .output()
+        .unwrap();
+    let pgn = std::fs::read_to_string(&records).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let games: Vec<&str> = text.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{text}");
+    // Every pass is read as one: the games end at the ply limit or by two passes in a
+    // row (if the engine under test passes back), never by an illegal move.
+    for g in &games {
+        assert!(g.contains("Draw after"), "{text}");
+        assert!(g.ends_with("6 plies played") || g.contains("two passes in a row"), "{text}");
+    }
+    assert!(pgn.contains("[FEN \"rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1\"]"));
+    assert!(pgn.matches(" pass").count() >= 4, "{pgn}");
+}
+
+#[test]
+fn a_janggi_match_needs_random_openings() {
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let out = Command::new(exe)
+        .args(["match", "--janggi", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--random-openings"));
+}
