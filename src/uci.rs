@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::engine::{Engine, EngineConfig, Running};
+use crate::engine::{Engine, EngineConfig, Running, SearchPriority};
 use crate::game::{BoardGame, RuleSet, Variant};
 use crate::rules::types::Color;
 use crate::search::time::Clock;
@@ -29,10 +29,15 @@ struct Session {
     running: Option<Running>,
 }
 
-/// The engine of a UCI session: one search thread, no limit on a search's time but the
-/// `go` command's own.
+/// The engine of a UCI session: one search thread at the process's own priority, no
+/// limit on a search's time but the `go` command's own.
 fn engine(hash_mb: usize) -> Arc<Engine> {
-    Engine::new(EngineConfig { hash_mb, workers: 1, ..EngineConfig::default() })
+    Engine::new(EngineConfig {
+        hash_mb,
+        workers: 1,
+        search_priority: SearchPriority::UNCHANGED,
+        ..EngineConfig::default()
+    })
 }
 
 fn format_score(s: Score) -> String {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
-use chuhe::engine::{Engine, EngineConfig};
+use chuhe::engine::{Engine, EngineConfig, SearchPriority};
 
 use super::args::{PositionArgs, RulesArg, api_failure, json, proto_position};
 use crate::Failure;
@@ -64,6 +64,8 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<(), Failure> {
         threads_per_search: a.threads.max(1),
         // The command line's own --movetime is the limit.
         max_analysis: Duration::from_secs(86_400),
+        // Alone in its process: no rules call to give way to.
+        search_priority: SearchPriority::UNCHANGED,
         ..EngineConfig::default()
     });
     let limits = ContentLimits { max_game_plies: usize::MAX };

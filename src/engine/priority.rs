@@ -16,10 +16,16 @@ pub struct SearchPriority {
 impl SearchPriority {
     /// What `chuhe serve` uses by default: `SCHED_IDLE`, a nice value of 10 where refused.
     pub const SERVER: SearchPriority = SearchPriority { idle: true, nice: 10 };
+
+    /// The priority the process was started with, unchanged: what a search alone in its
+    /// process uses (`chuhe uci`, `chuhe analyze`). There no rules call waits for a
+    /// core, and a lowered priority would only lose CPU to other processes, such as the
+    /// opposing engine of a match.
+    pub const UNCHANGED: SearchPriority = SearchPriority { idle: false, nice: 0 };
 }
 
-/// A nice value of 10, not idle: a search alone on the machine (`chuhe uci`, `chuhe
-/// analyze`) must not stop whenever another process wants a core.
+/// A nice value of 10, not idle: searches beside the rules calls of the same process
+/// give way to them, but do not stop whenever another process wants a core.
 impl Default for SearchPriority {
     fn default() -> Self {
         SearchPriority { idle: false, nice: 10 }

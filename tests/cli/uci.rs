@@ -1,7 +1,7 @@
 //! `chuhe uci` speaks the protocol on stdin/stdout.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use chuhe::rules::types::{Move, MoveList};
 
@@ -29,17 +29,23 @@ fn check_search_output(pos: &chuhe::rules::xiangqi::Position, out: &str) -> Move
     m
 }
 
-/// Sends each chunk of commands, waiting after each for a line that starts with its
-/// expected prefix; then quits and returns everything printed.
-fn session(steps: &[(&str, &str)]) -> String {
+/// `chuhe uci` with a small table, and its input and output.
+fn spawn_uci() -> (Child, ChildStdin, BufReader<ChildStdout>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
         .args(["uci", "--hash-mb", "4"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, stdout)
+}
+
+/// Sends each chunk of commands, waiting after each for a line that starts with its
+/// expected prefix; then quits and returns everything printed.
+fn session(steps: &[(&str, &str)]) -> String {
+    let (mut child, mut stdin, mut stdout) = spawn_uci();
     let mut all = String::new();
     for (commands, until) in steps {
         stdin.write_all(commands.as_bytes()).unwrap();
@@ -158,4 +164,47 @@ fn a_clock_is_kept() {
     assert!(started.elapsed() < std::time::Duration::from_millis(1_000), "{out}");
     let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
     assert!(pos.is_legal(Move::parse_iccs(best.split_whitespace().next().unwrap()).unwrap()), "{out}");
+}
+
+/// A UCI engine is alone in its process: its search thread keeps the priority the
+/// process was started with, so that it does not lose CPU to the opposing engine of a
+/// match or to any other process. (Run at nice 19, the lowest priority, a lowered
+/// thread could not be told apart; the suite runs at the usual 0.)
+#[cfg(target_os = "linux")]
+#[test]
+fn the_search_thread_keeps_the_process_priority() {
+    use std::time::{Duration, Instant};
+
+    use crate::common::threads::{own_nice, search_threads};
+
+    let (mut child, mut stdin, mut stdout) = spawn_uci();
+    stdin.write_all(b"uci\nposition startpos\ngo infinite\n").unwrap();
+    stdin.flush().unwrap();
+    // A line of the search's own output: its thread runs, and set its priority first.
+    loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine stopped");
+        if line.starts_with("info depth") {
+            break;
+        }
+    }
+    let started = Instant::now();
+    let threads = loop {
+        let threads = search_threads(child.id());
+        if !threads.is_empty() || started.elapsed() > Duration::from_secs(10) {
+            break threads;
+        }
+    };
+    stdin.write_all(b"stop\nquit\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(rest.contains("bestmove"), "{rest}");
+    assert!(!threads.is_empty(), "no thread named search-<i>");
+    assert!(
+        threads.iter().all(|&t| t == (0, own_nice())),
+        "policy SCHED_OTHER and nice {} expected: {threads:?}",
+        own_nice()
+    );
 }

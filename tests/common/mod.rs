@@ -94,6 +94,7 @@ pub mod json_call;
 pub mod mate;
 pub mod replay;
 pub mod server;
+pub mod threads;
 
 /// The field and description of the status's `google.rpc.BadRequest` detail (the status
 /// must be INVALID_ARGUMENT with a violation).

@@ -4,27 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::common::threads::{SCHED_IDLE, own_nice, search_threads};
 use crate::hardening::spawn_chuhe_serve;
-
-/// `SCHED_IDLE` in `/proc/<pid>/task/<tid>/stat`.
-const SCHED_IDLE: i64 = 5;
-
-/// The scheduling policy and nice value of each search thread of process `pid`.
-fn search_threads(pid: u32) -> Vec<(i64, i64)> {
-    let mut seen = Vec::new();
-    for task in std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads") {
-        let Ok(stat) = std::fs::read_to_string(task.unwrap().path().join("stat")) else { continue };
-        // "tid (name) state ...": the fields after the name count from 3.
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else { continue };
-        if !stat[open + 1..close].starts_with("search-") {
-            continue;
-        }
-        let fields: Vec<&str> = stat[close + 2..].split(' ').collect();
-        let field = |n: usize| fields[n - 3].parse::<i64>().expect("a number");
-        seen.push((field(41), field(19)));
-    }
-    seen
-}
 
 /// The search threads of `chuhe serve` with `args`, once `settled` says they are as
 /// expected or 10 s have passed (each sets its own priority as it starts).
@@ -56,9 +37,7 @@ async fn chuhe_serve_runs_its_search_threads_under_sched_idle() {
 #[cfg(target_os = "linux")]
 #[tokio::test]
 async fn chuhe_serve_not_idle_adds_the_nice_value_to_its_search_threads() {
-    // SAFETY: a plain system call about this process.
-    let here = unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) } as i64;
-    let nice = (here + 7).min(19);
+    let nice = (own_nice() + 7).min(19);
     let args = ["--hash-mb", "1", "--search-workers", "1", "--search-idle", "false", "--search-nice", "7"];
     let threads = search_threads_of_chuhe_serve(&args, |t| t == [(0, nice)]).await;
     assert_eq!(threads, [(0, nice)], "policy SCHED_OTHER and nice {nice} expected");
