@@ -16,7 +16,9 @@
 //! counts instead of summing weights, so both see one evaluation.
 
 pub use super::eval_weights::WEIGHTS;
-use crate::rules::board::{HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+pub use super::terms::TermSink;
+use super::terms::{WeightedSum, attackers, chariot_reach, horse_freedom};
+use crate::rules::board::squares;
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
 
@@ -47,27 +49,6 @@ pub const TERMS: usize = TEMPO + 1;
 const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 /// The phase of a full board: the opening weights count fully from here up.
 pub const FULL_PHASE: i32 = 24;
-
-/// Where the terms of an evaluation go: summed with their weights, or recorded.
-pub trait TermSink {
-    /// `count` times term `term`, counted for Red (positive) or Black (negative).
-    fn add(&mut self, term: usize, count: i32);
-}
-
-/// Sums terms with [`WEIGHTS`]: the opening and the endgame score.
-#[derive(Clone, Copy, Debug, Default)]
-struct WeightedSum {
-    mg: i32,
-    eg: i32,
-}
-
-impl TermSink for WeightedSum {
-    #[inline(always)]
-    fn add(&mut self, term: usize, count: i32) {
-        self.mg += WEIGHTS[term][0] * count;
-        self.eg += WEIGHTS[term][1] * count;
-    }
-}
 
 /// The placement term of `kind` on `sq`, and whether its material term counts too (a
 /// soldier across the river is valued by its placement alone).
@@ -138,7 +119,7 @@ pub fn material_terms(pos: &Position, sink: &mut impl TermSink) -> i32 {
 impl Material {
     /// Computed from scratch.
     pub fn of(pos: &Position) -> Material {
-        let mut sum = WeightedSum::default();
+        let mut sum = WeightedSum::new(&WEIGHTS, 0, 0);
         let phase = material_terms(pos, &mut sum);
         Material { mg: sum.mg, eg: sum.eg, phase }
     }
@@ -168,11 +149,9 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation given the incrementally kept material (which must match `pos`).
 #[inline]
 pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
-    let mut sum = WeightedSum { mg: material.mg, eg: material.eg };
+    let mut sum = WeightedSum::new(&WEIGHTS, material.mg, material.eg);
     positional_terms(pos, &mut sum);
-    let phase = material.phase.min(FULL_PHASE);
-    let score = (sum.mg * phase + sum.eg * (FULL_PHASE - phase)) / FULL_PHASE;
-    if pos.turn() == Color::Red { score } else { -score }
+    sum.tapered(material.phase, FULL_PHASE, pos.turn())
 }
 
 /// Counts every term but material and placement into `sink`: mobility, king safety,
@@ -180,35 +159,18 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 #[inline(always)]
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
-    // Enemy attackers by kind: chariots, horses, cannons, soldiers across the river.
-    let mut attackers = [[0i32; 4]; 2];
     for color in Color::ALL {
-        let c = color.index();
         let sign = if color == Color::Red { 1 } else { -1 };
-        let mut reach = 0;
-        for sq in squares(b.pieces(color, PieceKind::Chariot)) {
-            let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-            let points = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
-            reach += points.count_ones() as i32;
-            attackers[c][0] += 1;
-        }
-        sink.add(CHARIOT_MOBILITY, sign * reach);
-        let mut free = 0;
-        for sq in squares(b.pieces(color, PieceKind::Horse)) {
-            free += HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
-            attackers[c][1] += 1;
-        }
-        sink.add(HORSE_MOBILITY, sign * free as i32);
-        attackers[c][2] = b.pieces(color, PieceKind::Cannon).count_ones() as i32;
-        let across = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
-        attackers[c][3] = (b.pieces(color, PieceKind::Pawn) & across).count_ones() as i32;
+        sink.add(CHARIOT_MOBILITY, sign * chariot_reach(b, color));
+        sink.add(HORSE_MOBILITY, sign * horse_freedom(b, color));
     }
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
-        // Missing advisors and elephants cost more the more the enemy can attack.
+        // Missing advisors and elephants cost more the more the enemy can attack:
+        // chariots, horses, cannons, soldiers across the river.
         let missing_advisors = 2 - b.pieces(color, PieceKind::Advisor).count_ones() as i32;
         let missing_elephants = 2 - b.pieces(color, PieceKind::Elephant).count_ones() as i32;
-        let enemy = &attackers[color.other().index()];
+        let enemy = &attackers(b, color.other());
         for (kind, &count) in enemy.iter().enumerate() {
             sink.add(MISSING_ADVISOR + kind, sign * missing_advisors * count);
             sink.add(MISSING_ELEPHANT + kind, sign * missing_elephants * count);

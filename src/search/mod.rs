@@ -24,6 +24,7 @@ pub mod janggi_eval;
 pub mod janggi_weights;
 mod searchable;
 pub mod see;
+pub mod terms;
 pub mod three_kingdoms;
 pub mod time;
 pub mod tt;

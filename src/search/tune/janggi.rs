@@ -5,7 +5,6 @@
 use super::texel::{DataSet, tapered_features, weights_text};
 use super::{RecordedPosition, Selected, Selection, select_data_set};
 use crate::rules::janggi::Position;
-use crate::rules::types::MoveList;
 use crate::search::janggi_eval::{self, FULL_PHASE, WEIGHTS};
 
 /// The evaluation of `pos` for Cho as `(parameter, coefficient)` pairs, as
@@ -30,34 +29,11 @@ pub fn build_janggi_data_set(
     })
 }
 
-/// A capture search from `pos` (side to move's view, standing pat on the static
-/// evaluation): its score and the position at the end of its principal variation.
-pub fn janggi_quiet_leaf(pos: &Position, mut alpha: i32, beta: i32, depth: u32) -> (i32, Position) {
-    let stand = janggi_eval::evaluate(pos);
-    let mut leaf = pos.clone();
-    if stand >= beta || depth == 0 {
-        return (stand, leaf);
-    }
-    alpha = alpha.max(stand);
-    let mut captures = MoveList::new();
-    pos.legal_captures(&mut captures);
-    let board = pos.board();
-    let value = |sq| board.piece_at(sq).map_or(0, |p: crate::rules::types::Piece| WEIGHTS[p.kind().index()][0]);
-    let mut order: Vec<_> = captures.as_slice().to_vec();
-    order.sort_by_key(|m| (-value(m.to()), value(m.from())));
-    for m in order {
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let (score, child_leaf) = janggi_quiet_leaf(&child, -beta, -alpha, depth - 1);
-        if -score > alpha {
-            alpha = -score;
-            leaf = child_leaf;
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    (alpha, leaf)
+/// A capture search from the Janggi position `pos` (side to move's view, standing pat
+/// on the static evaluation), captures ordered by the opening material weights: its
+/// score and the position at the end of its principal variation.
+pub fn janggi_quiet_leaf(pos: &Position, alpha: i32, beta: i32, depth: u32) -> (i32, Position) {
+    super::capture_leaf(pos, alpha, beta, depth, janggi_eval::evaluate, |kind| WEIGHTS[kind.index()][0])
 }
 
 /// The source of `src/search/janggi_weights.rs` holding `weights`.
@@ -93,6 +69,7 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
 mod tests {
     use super::*;
     use crate::rules::types::Color;
+    use crate::rules::types::MoveList;
     use crate::search::tune::read_records_of;
 
     #[test]

@@ -15,7 +15,8 @@ pub mod texel;
 
 use std::collections::HashSet;
 
-use crate::rules::types::MoveList;
+use crate::rules::position::BoardPosition;
+use crate::rules::types::{MoveList, PieceKind};
 use crate::rules::xiangqi::Position;
 use crate::search::eval;
 use crate::search::see::SEE_VALUE;
@@ -95,10 +96,26 @@ pub fn select_data_set<P>(
     (data, counts)
 }
 
-/// A capture search from `pos` (side to move's view, standing pat on the static
-/// evaluation): its score and the position at the end of its principal variation.
-pub fn quiet_leaf(pos: &Position, mut alpha: i32, beta: i32, depth: u32) -> (i32, Position) {
-    let stand = eval::evaluate(pos);
+/// A capture search from the Xiangqi position `pos` (side to move's view, standing pat
+/// on the static evaluation): its score and the position at the end of its principal
+/// variation.
+pub fn quiet_leaf(pos: &Position, alpha: i32, beta: i32, depth: u32) -> (i32, Position) {
+    capture_leaf(pos, alpha, beta, depth, eval::evaluate, |kind| SEE_VALUE[kind.index()])
+}
+
+/// A capture search from `pos` standing pat on `evaluate` (side to move's view), the
+/// captures tried most valuable victim first and then least valuable attacker, by
+/// `value` of each kind: its score and the position at the end of its principal
+/// variation. What resolves a recorded position of either 9x10 game to a quiet one.
+pub fn capture_leaf<P: BoardPosition>(
+    pos: &P,
+    mut alpha: i32,
+    beta: i32,
+    depth: u32,
+    evaluate: fn(&P) -> i32,
+    value: fn(PieceKind) -> i32,
+) -> (i32, P) {
+    let stand = evaluate(pos);
     let mut leaf = pos.clone();
     if stand >= beta || depth == 0 {
         return (stand, leaf);
@@ -107,16 +124,13 @@ pub fn quiet_leaf(pos: &Position, mut alpha: i32, beta: i32, depth: u32) -> (i32
     let mut captures = MoveList::new();
     pos.legal_captures(&mut captures);
     let board = pos.board();
+    let worth = |sq| board.piece_at(sq).map_or(0, |p| value(p.kind()));
     let mut order: Vec<_> = captures.as_slice().to_vec();
-    order.sort_by_key(|m| {
-        let victim = board.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-        let attacker = board.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-        (-victim, attacker)
-    });
+    order.sort_by_key(|m| (-worth(m.to()), worth(m.from())));
     for m in order {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        let (score, child_leaf) = quiet_leaf(&child, -beta, -alpha, depth - 1);
+        let (score, child_leaf) = capture_leaf(&child, -beta, -alpha, depth - 1, evaluate, value);
         if -score > alpha {
             alpha = -score;
             leaf = child_leaf;

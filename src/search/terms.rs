@@ -1,0 +1,84 @@
+//! What the Xiangqi and Janggi evaluations count the same way: the sink their terms go
+//! to, the weighted sum the search takes of them and its taper between the opening and
+//! the endgame score, the mobility of the two pieces both games move alike (chariot and
+//! horse), and the attackers a side's guards are charged for.
+
+use crate::rules::board::{Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::types::{Color, PieceKind};
+
+/// Where the terms of an evaluation go: summed with their weights, or recorded.
+pub trait TermSink {
+    /// `count` times term `term`, counted for Red or Cho (positive) or for Black or Han
+    /// (negative).
+    fn add(&mut self, term: usize, count: i32);
+}
+
+/// Sums terms with a table of `[opening, endgame]` weights: the two scores.
+#[derive(Clone, Copy, Debug)]
+pub struct WeightedSum<const N: usize> {
+    /// The opening (middlegame) score.
+    pub mg: i32,
+    /// The endgame score.
+    pub eg: i32,
+    weights: &'static [[i32; 2]; N],
+}
+
+impl<const N: usize> WeightedSum<N> {
+    /// A sum over `weights` that starts at `(mg, eg)`.
+    #[inline(always)]
+    pub const fn new(weights: &'static [[i32; 2]; N], mg: i32, eg: i32) -> Self {
+        WeightedSum { mg, eg, weights }
+    }
+
+    /// The two scores tapered by the game phase (`phase` of `full_phase`; a fuller board
+    /// counts as full), from `turn`'s view. The division rounds toward zero once.
+    #[inline(always)]
+    pub fn tapered(self, phase: i32, full_phase: i32, turn: Color) -> i32 {
+        let phase = phase.min(full_phase);
+        let score = (self.mg * phase + self.eg * (full_phase - phase)) / full_phase;
+        if turn == Color::Red { score } else { -score }
+    }
+}
+
+impl<const N: usize> TermSink for WeightedSum<N> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: i32) {
+        self.mg += self.weights[term][0] * count;
+        self.eg += self.weights[term][1] * count;
+    }
+}
+
+/// The points `color`'s chariots reach along their ranks and files (empty points).
+#[inline(always)]
+pub fn chariot_reach(b: &Board, color: Color) -> i32 {
+    let mut reach = 0;
+    for sq in squares(b.pieces(color, PieceKind::Chariot)) {
+        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+        let points = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+        reach += points.count_ones() as i32;
+    }
+    reach
+}
+
+/// The moves of `color`'s horses whose leg is free.
+#[inline(always)]
+pub fn horse_freedom(b: &Board, color: Color) -> i32 {
+    let mut free = 0;
+    for sq in squares(b.pieces(color, PieceKind::Horse)) {
+        free += HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
+    }
+    free as i32
+}
+
+/// `color`'s attackers by kind, as the other side's missing guards are charged for
+/// them: chariots, horses, cannons, and soldiers in the other side's half.
+#[inline(always)]
+pub fn attackers(b: &Board, color: Color) -> [i32; 4] {
+    let other_half = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
+    [
+        b.pieces(color, PieceKind::Chariot).count_ones() as i32,
+        b.pieces(color, PieceKind::Horse).count_ones() as i32,
+        b.pieces(color, PieceKind::Cannon).count_ones() as i32,
+        (b.pieces(color, PieceKind::Pawn) & other_half).count_ones() as i32,
+    ]
+}
