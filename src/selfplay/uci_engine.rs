@@ -1,0 +1,235 @@
+//! One UCI engine of a match, run as a child process: its handshake, its options, the
+//! `go` command of a budget, and the move text of engines that write ranks from 1.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use super::Budget;
+use crate::rules::types::{Move, Square};
+
+/// How an engine writes the ranks of a move: from 0 (ICCS) or from 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Ranks {
+    /// Ranks 0-9 (ICCS).
+    #[default]
+    FromZero,
+    /// Ranks 1-10 (as Fairy-Stockfish writes Xiangqi and Janggi moves).
+    FromOne,
+}
+
+impl Ranks {
+    /// `0` or `1`.
+    pub fn parse(s: &str) -> Option<Ranks> {
+        match s.trim() {
+            "0" => Some(Ranks::FromZero),
+            "1" => Some(Ranks::FromOne),
+            _ => None,
+        }
+    }
+
+    /// The text of `m` in this engine's ranks.
+    pub fn write(self, m: Move) -> String {
+        match self {
+            Ranks::FromZero => m.to_string(),
+            Ranks::FromOne => {
+                let point = |s: Square| format!("{}{}", (b'a' + s.file()) as char, s.rank() + 1);
+                format!("{}{}", point(m.from()), point(m.to()))
+            }
+        }
+    }
+
+    /// A move in this engine's ranks (`None` if it is no move's text).
+    pub fn read(self, text: &str) -> Option<Move> {
+        match self {
+            Ranks::FromZero => Move::parse_iccs(text),
+            Ranks::FromOne => {
+                let b = text.trim().as_bytes();
+                let (from, rest) = read_point(b)?;
+                let (to, rest) = read_point(rest)?;
+                if !rest.is_empty() || from == to {
+                    return None;
+                }
+                Some(Move::new(from, to))
+            }
+        }
+    }
+}
+
+/// A point written with a rank from 1 (`a1`..`i10`), and what follows it.
+fn read_point(b: &[u8]) -> Option<(Square, &[u8])> {
+    let (&f, rest) = b.split_first()?;
+    if !(b'a'..=b'i').contains(&f) {
+        return None;
+    }
+    let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 2 {
+        return None;
+    }
+    let rank: u8 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+    if !(1..=10).contains(&rank) {
+        return None;
+    }
+    Some((Square::new(f - b'a', rank - 1), &rest[digits..]))
+}
+
+/// How to start and speak to one engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineConfig {
+    /// The command, split on whitespace.
+    pub command: String,
+    /// UCI options, `(name, value)`, set after the handshake.
+    pub options: Vec<(String, String)>,
+    /// How the engine writes ranks.
+    pub ranks: Ranks,
+}
+
+/// A running UCI engine.
+pub struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    ranks: Ranks,
+}
+
+impl Engine {
+    /// Starts `command` (split on whitespace) and completes the UCI handshake.
+    pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, String> {
+        Engine::start_with(&EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero })
+    }
+
+    /// Starts an engine: the handshake, `UCI_Variant xiangqi` if it offers the option
+    /// (and the options do not set it), then the options.
+    pub fn start_with(config: &EngineConfig) -> Result<Engine, String> {
+        let command = &config.command;
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or("empty engine command")?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut engine = Engine { child, input, output, ranks: config.ranks };
+        engine.send("uci")?;
+        let mut has_variant = false;
+        loop {
+            let line = engine.read_line("uciok")?;
+            if line.starts_with("uciok") {
+                break;
+            }
+            has_variant |= line.starts_with("option name UCI_Variant ");
+        }
+        let sets_variant = config.options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"));
+        if has_variant && !sets_variant {
+            engine.send("setoption name UCI_Variant value xiangqi")?;
+        }
+        for (name, value) in &config.options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.send("isready")?;
+        engine.wait_for("readyok")?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}").and_then(|_| self.input.flush()).map_err(|e| format!("engine input: {e}"))
+    }
+
+    fn read_line(&mut self, awaited: &str) -> Result<String, String> {
+        let mut line = String::new();
+        let n = self.output.read_line(&mut line).map_err(|e| format!("engine output: {e}"))?;
+        if n == 0 {
+            return Err(format!("engine exited before {awaited}"));
+        }
+        Ok(line.trim().to_string())
+    }
+
+    fn wait_for(&mut self, prefix: &str) -> Result<String, String> {
+        loop {
+            let line = self.read_line(prefix)?;
+            if line.starts_with(prefix) {
+                return Ok(line);
+            }
+        }
+    }
+
+    /// Tells the engine a new game begins.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok").map(|_| ())
+    }
+
+    /// Asks for a move in the game's position; its text in ICCS (ranks from 0). A
+    /// clock budget is sent as it stands at the start of a game (see
+    /// [`Engine::best_move_with`] for a running clock).
+    pub fn best_move(&mut self, start_fen: &str, moves: &[Move], budget: Budget) -> Result<String, String> {
+        self.best_move_with(start_fen, moves, &budget.go_command())
+    }
+
+    /// Asks for a move with this `go` command.
+    pub fn best_move_with(&mut self, start_fen: &str, moves: &[Move], go: &str) -> Result<String, String> {
+        let list: Vec<String> = moves.iter().map(|&m| self.ranks.write(m)).collect();
+        let text = self.best_move_text(start_fen, &list, go)?;
+        Ok(self.ranks.read(&text).map_or(text, |m| m.to_string()))
+    }
+
+    /// Asks for a move after `moves`, already written in this engine's ranks; the
+    /// answer as the engine wrote it.
+    pub fn best_move_text(&mut self, start_fen: &str, moves: &[String], go: &str) -> Result<String, String> {
+        let position = if moves.is_empty() {
+            format!("position fen {start_fen}")
+        } else {
+            format!("position fen {start_fen} moves {}", moves.join(" "))
+        };
+        self.send(&position)?;
+        self.send(go)?;
+        let line = self.wait_for("bestmove")?;
+        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+    }
+
+    /// How the engine writes ranks.
+    pub fn ranks(&self) -> Ranks {
+        self.ranks
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_convert_both_ways() {
+        let m = Move::parse_iccs("h2e2").unwrap();
+        assert_eq!(Ranks::FromOne.write(m), "h3e3");
+        assert_eq!(Ranks::FromOne.read("h3e3"), Some(m));
+        let top = Move::parse_iccs("a9a8").unwrap();
+        assert_eq!(Ranks::FromOne.write(top), "a10a9");
+        assert_eq!(Ranks::FromOne.read("a10a9"), Some(top));
+        assert_eq!(Ranks::FromZero.write(top), "a9a8");
+        assert_eq!(Ranks::FromZero.read("a9a8"), Some(top));
+        assert_eq!(Ranks::FromOne.read("a0a1"), None);
+        assert_eq!(Ranks::FromOne.read("a11a1"), None);
+        assert_eq!(Ranks::FromOne.read("e2e2"), None, "a Janggi pass is no Xiangqi move");
+        for from in Square::all() {
+            for to in [Square::new(4, 9), Square::new(0, 0), Square::new(8, 5)] {
+                if from != to {
+                    let m = Move::new(from, to);
+                    assert_eq!(Ranks::FromOne.read(&Ranks::FromOne.write(m)), Some(m));
+                }
+            }
+        }
+        assert_eq!(Ranks::parse("1"), Some(Ranks::FromOne));
+        assert_eq!(Ranks::parse("2"), None);
+    }
+}
