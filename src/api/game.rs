@@ -1,7 +1,8 @@
 //! A request's game of any variant: the one place a request is routed by its variant.
-//! Each RPC that serves every variant builds an [`AnyGame`] here and matches it once;
-//! the 9x10 arm is answered with [`super::convert`], the Three Kingdoms arm by
-//! [`super::three_kingdoms`] and [`super::three_kingdoms_analysis`].
+//! Each RPC that serves every variant builds an [`AnyGame`](crate::game::AnyGame) here
+//! and matches it once; the 9x10 arm is answered with [`crate::api::convert`], the Three
+//! Kingdoms arm by [`crate::api::three_kingdoms`] and
+//! [`crate::api::three_kingdoms_analysis`].
 //!
 //! A Three Kingdoms request's `rule_set` is checked before its position (its game has
 //! no other rule set to take), a 9x10 request's after its position and moves (the
