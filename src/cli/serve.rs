@@ -83,6 +83,11 @@ pub struct ServeArgs {
     /// Seconds between looks at the API keys file; a changed file is loaded again.
     #[arg(long, env = "CHUHE_API_KEYS_RELOAD_S", default_value_t = 10)]
     api_keys_reload_s: u64,
+    /// The longest a refusal over a tenant's quota is held back, in milliseconds: as
+    /// long as the call would have waited in line for its quota, so that a client
+    /// retrying at once is slowed to its quota's pace (0: refuse at once).
+    #[arg(long, env = "CHUHE_REFUSAL_HOLD_MS", default_value_t = 250)]
+    refusal_hold_ms: u64,
     /// Server reflection (for tools such as grpcurl): `on` serves it to every caller,
     /// with or without an API key; `off` does not serve it. Unset: served, and when
     /// API keys are required, only to calls with a key.
@@ -169,6 +174,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         tls_reload_interval: Duration::from_secs(args.tls_reload_s.max(1)),
         api_keys: args.api_keys,
         api_keys_reload_interval: Duration::from_secs(args.api_keys_reload_s.max(1)),
+        longest_refusal_hold: Duration::from_millis(args.refusal_hold_ms),
         reflection: match args.reflection {
             None => Reflection::Keyed,
             Some(OnOff::On) => Reflection::Open,

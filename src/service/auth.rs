@@ -2,9 +2,10 @@
 //! `authorization: Bearer <key>`, finds the key's tenant by the SHA-256 hash of the
 //! key (the server keeps no keys, only their hashes, compared in constant time), and
 //! holds the tenant to its quotas: calls at once, calls per second, searches at once
-//! and search milliseconds per minute. A call without a valid key is UNAUTHENTICATED;
-//! one over its tenant's quota RESOURCE_EXHAUSTED with a `google.rpc.QuotaFailure`
-//! (the quota) and a `google.rpc.RetryInfo` (when to try again).
+//! and search milliseconds per minute ([`super::quota`]). A call without a valid key
+//! is UNAUTHENTICATED; one over its tenant's quota RESOURCE_EXHAUSTED with a
+//! `google.rpc.QuotaFailure` (the quota) and a `google.rpc.RetryInfo` (when to try
+//! again), held back for as long as it would have waited in line for the quota.
 //!
 //! With mutual TLS, a call without a key may be named by its client certificate: the
 //! tenant whose `client_cn` is the common name of the certificate's subject (the
@@ -27,19 +28,19 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use http::{Request, Response};
-use http_body::Frame;
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tonic::Status;
 use tonic::body::Body;
-use tonic_types::{ErrorDetails, StatusExt};
 use tower::{Layer, Service};
+
+use super::middleware::CallPlace;
+use super::quota::Quotas;
 
 pub use super::keys_file::KeysFile;
 
@@ -80,59 +81,7 @@ struct TenantKey {
     tenant: Tenant,
     hash: Option<[u8; 32]>,
     client_cn: Option<String>,
-    at_once: Option<Arc<Semaphore>>,
-    rate: Option<Mutex<Bucket>>,
-    searches: Option<Arc<Semaphore>>,
-    search_time: Option<Arc<Mutex<Bucket>>>,
-}
-
-/// A token bucket: `per_second` tokens a second, up to `capacity`. Tokens may go below
-/// zero when more is charged than there was (a search that ran longer than was left).
-struct Bucket {
-    per_second: f64,
-    capacity: f64,
-    tokens: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    /// A full bucket.
-    fn new(per_second: f64, capacity: f64) -> Bucket {
-        Bucket { per_second, capacity, tokens: capacity, last: Instant::now() }
-    }
-
-    fn refill(&mut self) {
-        let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.per_second).min(self.capacity);
-        self.last = now;
-    }
-
-    /// Takes one token, or says how long until there is one.
-    fn take(&mut self) -> Result<(), Duration> {
-        self.refill();
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(self.until(1.0))
-        }
-    }
-
-    /// Whether any token is left, or how long until one is.
-    fn any_left(&mut self) -> Result<(), Duration> {
-        self.refill();
-        if self.tokens > 0.0 { Ok(()) } else { Err(self.until(1.0)) }
-    }
-
-    fn charge(&mut self, tokens: f64) {
-        self.refill();
-        self.tokens -= tokens;
-    }
-
-    /// The time until the bucket holds `tokens`.
-    fn until(&self, tokens: f64) -> Duration {
-        Duration::from_secs_f64(((tokens - self.tokens) / self.per_second).clamp(0.0, 3600.0))
-    }
+    quotas: Quotas,
 }
 
 /// The tenants and the hashes of their keys.
@@ -187,13 +136,12 @@ impl ApiKeys {
                 tenant: Tenant(e.tenant.as_str().into()),
                 hash,
                 client_cn: e.client_cn.clone(),
-                at_once: e.max_concurrent_calls.map(|n| Arc::new(Semaphore::new(n))),
-                rate: e.calls_per_second.map(|per_second| Mutex::new(Bucket::new(per_second, per_second.max(1.0)))),
-                searches: e.max_concurrent_searches.map(|n| Arc::new(Semaphore::new(n))),
-                search_time: e.search_ms_per_minute.map(|ms| {
-                    let ms = ms as f64;
-                    Arc::new(Mutex::new(Bucket::new(ms / 60.0, ms)))
-                }),
+                quotas: Quotas::new(
+                    e.max_concurrent_calls,
+                    e.calls_per_second,
+                    e.max_concurrent_searches,
+                    e.search_ms_per_minute,
+                ),
                 entry: e,
             }));
         }
@@ -260,20 +208,23 @@ fn bearer<B>(req: &Request<B>) -> Option<&[u8]> {
 pub struct AuthLayer {
     keys: Option<Arc<KeysFile>>,
     open_reflection: bool,
+    longest_hold: Duration,
 }
 
 impl AuthLayer {
     /// Asks for the keys of `keys` as they were last read (none: every call passes);
-    /// `open_reflection`: the reflection services answer without a key.
-    pub fn new(keys: Option<Arc<KeysFile>>, open_reflection: bool) -> AuthLayer {
-        AuthLayer { keys, open_reflection }
+    /// `open_reflection`: the reflection services answer without a key;
+    /// `longest_hold`: the longest a refusal over a quota is held back (see
+    /// [`super::quota`]; zero: refusals are answered at once).
+    pub fn new(keys: Option<Arc<KeysFile>>, open_reflection: bool, longest_hold: Duration) -> AuthLayer {
+        AuthLayer { keys, open_reflection, longest_hold }
     }
 }
 
 impl<S> Layer<S> for AuthLayer {
     type Service = Auth<S>;
     fn layer(&self, inner: S) -> Auth<S> {
-        Auth { inner, keys: self.keys.clone(), open_reflection: self.open_reflection }
+        Auth { inner, keys: self.keys.clone(), open_reflection: self.open_reflection, longest_hold: self.longest_hold }
     }
 }
 
@@ -283,6 +234,7 @@ pub struct Auth<S> {
     inner: S,
     keys: Option<Arc<KeysFile>>,
     open_reflection: bool,
+    longest_hold: Duration,
 }
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
@@ -291,20 +243,6 @@ fn refused(reason: &'static str, status: Status) -> Response<Body> {
     metrics::counter!("chuhe_api_key_refusals_total", "reason" => reason).increment(1);
     status.into_http()
 }
-
-/// RESOURCE_EXHAUSTED for a tenant over `quota`, with the quota that failed and when
-/// to try again.
-fn over_quota(tenant: &str, quota: &str, what: &str, retry: Duration) -> Status {
-    let mut details = ErrorDetails::new();
-    details.add_quota_failure_violation(format!("tenant:{tenant}"), format!("{quota}: {what}"));
-    details.set_retry_info(Some(retry));
-    let message = format!("tenant {tenant} is over its {quota}; retry in {} ms", retry.as_millis().max(1));
-    Status::with_error_details(tonic::Code::ResourceExhausted, message, details)
-}
-
-/// How long a tenant at its calls or searches at once is asked to wait: no time is
-/// known, so a short one.
-const RETRY_AT_ONCE: Duration = Duration::from_millis(250);
 
 impl<S> Service<Request<Body>> for Auth<S>
 where
@@ -348,7 +286,7 @@ where
                 return Box::pin(std::future::ready(Ok(refused(reason, status))));
             }
         };
-        match admit(&tenant, search) {
+        match tenant.quotas.admit(search) {
             Ok(held) => {
                 let name = &tenant.tenant.0;
                 metrics::counter!("chuhe_tenant_calls_total", "tenant" => name.to_string()).increment(1);
@@ -363,106 +301,32 @@ where
                     Ok(if held.is_empty() { response } else { response.map(|body| Body::new(held.around(body))) })
                 })
             }
-            Err((reason, quota, status)) => {
-                let name = tenant.tenant.0.to_string();
-                metrics::counter!("chuhe_tenant_refusals_total", "tenant" => name, "quota" => quota).increment(1);
+            Err(refusal) => {
+                let name = tenant.tenant.0.clone();
+                let tenant_label = name.to_string();
+                metrics::counter!("chuhe_tenant_refusals_total", "tenant" => tenant_label.clone(), "quota" => refusal.quota)
+                    .increment(1);
+                let timeout = super::middleware::client_timeout(&req);
+                let place = req.extensions().get::<CallPlace>().cloned();
                 super::unread::discard(req.into_body());
-                Box::pin(std::future::ready(Ok(refused(reason, status))))
+                let Some((hold, slot)) = tenant.quotas.hold(&refusal, self.longest_hold, timeout) else {
+                    return Box::pin(std::future::ready(Ok(refused(
+                        refusal.reason,
+                        refusal.status(&name, Duration::ZERO),
+                    ))));
+                };
+                // A held refusal takes no place from the calls the server serves at once.
+                if let Some(place) = place {
+                    place.give_up();
+                }
+                metrics::counter!("chuhe_tenant_refusals_held_total", "tenant" => tenant_label).increment(1);
+                Box::pin(async move {
+                    tokio::time::sleep(hold).await;
+                    drop(slot);
+                    Ok(refused(refusal.reason, refusal.status(&name, hold)))
+                })
             }
         }
-    }
-}
-
-/// What a tenant's admitted call holds until its response ends.
-struct Held {
-    permits: Vec<OwnedSemaphorePermit>,
-    /// The tenant's search time, charged with the call's time when it ends.
-    search_time: Option<(Arc<Mutex<Bucket>>, Instant)>,
-}
-
-impl Held {
-    fn is_empty(&self) -> bool {
-        self.permits.is_empty() && self.search_time.is_none()
-    }
-
-    fn around(self, inner: Body) -> HoldingBody {
-        HoldingBody { inner, _held: self }
-    }
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        if let Some((bucket, started)) = self.search_time.take()
-            && let Ok(mut bucket) = bucket.lock()
-        {
-            bucket.charge(started.elapsed().as_secs_f64() * 1000.0);
-        }
-    }
-}
-
-/// Holds `tenant` to its quotas for one call (`search`: a call that runs a search), or
-/// the refusal's reason and quota (metric labels) and status.
-fn admit(tenant: &TenantKey, search: bool) -> Result<Held, (&'static str, &'static str, Status)> {
-    let name = &tenant.tenant.0;
-    if let Some(rate) = &tenant.rate
-        && let Err(retry) = rate.lock().map_or(Ok(()), |mut bucket| bucket.take())
-    {
-        let quota = "calls_per_second";
-        return Err(("rate", quota, over_quota(name, quota, "no call left this second", retry)));
-    }
-    let mut held = Held { permits: Vec::new(), search_time: None };
-    if let Some(at_once) = &tenant.at_once {
-        let permit = at_once.clone().try_acquire_owned().map_err(|_| {
-            let quota = "max_concurrent_calls";
-            ("concurrency", quota, over_quota(name, quota, "all its calls at once are running", RETRY_AT_ONCE))
-        })?;
-        held.permits.push(permit);
-    }
-    if !search {
-        return Ok(held);
-    }
-    if let Some(time) = &tenant.search_time {
-        if let Err(retry) = time.lock().map_or(Ok(()), |mut bucket| bucket.any_left()) {
-            let what = "no search time left this minute";
-            let quota = "search_ms_per_minute";
-            return Err(("search_time", quota, over_quota(name, quota, what, retry)));
-        }
-        held.search_time = Some((time.clone(), Instant::now()));
-    }
-    if let Some(searches) = &tenant.searches {
-        let permit = searches.clone().try_acquire_owned().map_err(|_| {
-            let what = "all its searches at once are running";
-            let quota = "max_concurrent_searches";
-            ("searches", quota, over_quota(name, quota, what, RETRY_AT_ONCE))
-        })?;
-        held.permits.push(permit);
-    }
-    Ok(held)
-}
-
-/// A response body that holds what its tenant's call took until it is dropped.
-struct HoldingBody {
-    inner: Body,
-    _held: Held,
-}
-
-impl http_body::Body for HoldingBody {
-    type Data = bytes::Bytes;
-    type Error = Status;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
-        Pin::new(&mut self.inner).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.inner.size_hint()
     }
 }
 
@@ -504,7 +368,7 @@ mod tests {
         let again = ApiKeys::parse_after(&file(2), &first).unwrap();
         assert!(Arc::ptr_eq(&first.keys[0], &again.keys[0]), "a is unchanged: its bucket stays");
         assert!(!Arc::ptr_eq(&first.keys[1], &again.keys[1]), "b's quota changed");
-        assert_eq!(again.keys[1].rate.as_ref().map(|r| r.lock().unwrap().per_second), Some(2.0));
+        assert_eq!(again.keys[1].quotas.rate.as_ref().map(|r| r.lock().unwrap().per_second), Some(2.0));
     }
 
     #[test]
@@ -514,27 +378,5 @@ mod tests {
         assert_eq!(bearer(&req("bearer  abc ")), Some(&b"abc"[..]));
         assert_eq!(bearer(&req("Basic abc")), None);
         assert_eq!(bearer(&Request::new(())), None);
-    }
-
-    #[test]
-    fn the_bucket_refills_at_its_rate() {
-        let mut bucket = Bucket::new(2.0, 2.0);
-        assert!(bucket.take().is_ok() && bucket.take().is_ok());
-        let retry = bucket.take().unwrap_err();
-        assert!(retry > Duration::from_millis(400) && retry <= Duration::from_millis(500), "{retry:?}");
-        bucket.last -= Duration::from_millis(600);
-        assert!(bucket.take().is_ok());
-    }
-
-    #[test]
-    fn search_time_may_be_overspent_and_is_then_waited_for() {
-        // 60 s a minute: a millisecond a millisecond.
-        let mut time = Bucket::new(1_000.0, 60_000.0);
-        assert!(time.any_left().is_ok());
-        time.charge(61_000.0);
-        let retry = time.any_left().unwrap_err();
-        assert!(retry > Duration::from_millis(900) && retry <= Duration::from_millis(1_001), "{retry:?}");
-        time.last -= Duration::from_millis(1_100);
-        assert!(time.any_left().is_ok());
     }
 }

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -51,6 +51,20 @@ impl CallTenant {
     /// Names the call's tenant (the first name given stays).
     pub fn set(&self, tenant: Tenant) {
         let _ = self.0.set(tenant);
+    }
+}
+
+/// A call's place among the calls the server serves at once, which a layer inside this
+/// one may give up early: a refusal held back over a tenant's quota waits without one.
+#[derive(Clone, Default)]
+pub struct CallPlace(Arc<Mutex<Option<OwnedSemaphorePermit>>>);
+
+impl CallPlace {
+    /// Gives the call's place to another call.
+    pub fn give_up(&self) {
+        if let Ok(mut place) = self.0.lock() {
+            place.take();
+        }
     }
 }
 
@@ -225,7 +239,7 @@ struct Record {
     m: Arc<MethodMetrics>,
     start: Instant,
     done: bool,
-    permit: Option<OwnedSemaphorePermit>,
+    place: CallPlace,
     /// Keeps the call's connection from counting as idle.
     active: Option<ActiveCall>,
     /// For the audit line.
@@ -245,7 +259,7 @@ impl Record {
         if std::mem::replace(&mut self.done, true) {
             return;
         }
-        self.permit = None;
+        self.place.give_up();
         self.active = None;
         let elapsed = self.start.elapsed();
         self.m.handled(code).increment(1);
@@ -329,7 +343,7 @@ where
         let (exempt, permits) = (m.exempt, self.layer.permits.clone());
         let active = req.extensions().get::<Arc<ConnectionActivity>>().map(ConnectionActivity::begin);
         let audit = Audit { request_id: id, peer, tenant, bytes };
-        let mut record = Record { m, start: arrived, done: false, permit: None, active, audit };
+        let mut record = Record { m, start: arrived, done: false, place: CallPlace::default(), active, audit };
         let cutoff = self.layer.cutoff.clone();
         // The inner service was polled ready for this call; use it and keep a fresh clone.
         let clone = self.inner.clone();
@@ -353,7 +367,10 @@ where
                         Status::resource_exhausted("the server is at its concurrency limit; retry later").into_http()
                     }
                     Ok(permit) => {
-                        record.permit = permit;
+                        if let Ok(mut place) = record.place.0.lock() {
+                            *place = permit;
+                        }
+                        req.extensions_mut().insert(record.place.clone());
                         let mut cut = cutoff.tx.subscribe();
                         // The call first: most answer on their first poll, and then wait for nothing.
                         tokio::select! {
@@ -526,7 +543,7 @@ pub fn public_code(code: tonic::Code, message: &[u8]) -> tonic::Code {
 }
 
 /// The `grpc-timeout` header of a request.
-fn client_timeout<B>(req: &Request<B>) -> Option<Duration> {
+pub(super) fn client_timeout<B>(req: &Request<B>) -> Option<Duration> {
     parse_grpc_timeout(req.headers().get("grpc-timeout")?.to_str().ok()?)
 }
 

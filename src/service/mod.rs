@@ -21,6 +21,8 @@ pub mod keys_file;
 pub mod middleware;
 /// NotationService over tonic.
 pub mod notation;
+/// A tenant's quotas, and refusals held back.
+pub mod quota;
 /// RulesService over tonic.
 pub mod rules;
 /// The server: every service behind its layers, and its shutdown.

@@ -51,6 +51,9 @@ pub struct ServerConfig {
     pub api_keys: Option<PathBuf>,
     /// How often the API keys file is looked at for a change.
     pub api_keys_reload_interval: Duration,
+    /// The longest a refusal over a tenant's quota is held back before it is answered
+    /// (see [`super::quota`]); zero answers every refusal at once.
+    pub longest_refusal_hold: Duration,
     /// Whether the reflection services are served, and to whom.
     pub reflection: Reflection,
     /// The search engine's size and limits.
@@ -71,6 +74,7 @@ impl Default for ServerConfig {
             tls_reload_interval: Duration::from_secs(10),
             api_keys: None,
             api_keys_reload_interval: Duration::from_secs(10),
+            longest_refusal_hold: Duration::from_millis(250),
             reflection: Reflection::default(),
             engine: EngineConfig::default(),
         }
@@ -156,7 +160,7 @@ pub async fn serve(
     let routes = routes.add_service(rules).add_service(analysis).add_service(notations);
     let service = tower::ServiceBuilder::new()
         .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
-        .layer(AuthLayer::new(api_keys, config.reflection == Reflection::Open))
+        .layer(AuthLayer::new(api_keys, config.reflection == Reflection::Open, config.longest_refusal_hold))
         .service(routes);
 
     let tls = config.tls.clone().map(TlsAcceptor::new).transpose()?;

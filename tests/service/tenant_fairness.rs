@@ -162,6 +162,54 @@ async fn a_flooding_tenant_is_refused_and_a_paced_one_always_served() {
     assert_eq!(count("chuhe_tenant_calls_total", "fair-paced"), PACED_CALLS as f64);
     assert_eq!(count("chuhe_tenant_refusals_total", "fair-paced"), 0.0);
     assert_eq!(count("chuhe_tenant_refusals_total", "fair-trickle"), 1.0);
+    // The flood's refusals were held back (the server's default), each a while in line.
+    let held = count("chuhe_tenant_refusals_held_total", "fair-flood");
+    assert!(held > 0.0 && held <= refused as f64, "{held} held of {refused}");
+    server.shutdown().await;
+    std::fs::remove_file(file).unwrap();
+}
+
+/// A refusal over the rate is held back as long as the call would have waited in line
+/// for its quota, at most the server's longest hold and half the client's deadline, and
+/// its time to try again counts from the answer. Lower bounds only: a loaded machine
+/// may answer later, never sooner.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refusal_is_held_back_as_long_as_the_quota_would_have_queued_it() {
+    let file = keys_file(
+        "fairness-hold",
+        // One call every 4 s, and a burst of one.
+        &format!(r#"[{{"tenant": "slow", "key_sha256": "{}", "calls_per_second": 0.25}}]"#, sha256_hex("key-slow")),
+    );
+    let longest = Duration::from_millis(1_500);
+    let config = ServerConfig {
+        api_keys: Some(file.clone()),
+        longest_refusal_hold: longest,
+        engine: small_engine(),
+        ..Default::default()
+    };
+    let server = start(config).await;
+    let mut client = server.rules().await;
+    let first = Instant::now();
+    client.list_legal_moves(with_key(list_request("startpos"), "key-slow")).await.expect("the burst's one call");
+
+    // In line for about 4 s: held for the server's longest hold.
+    let sent = Instant::now();
+    let status = client.list_legal_moves(with_key(list_request("startpos"), "key-slow")).await.unwrap_err();
+    let held = sent.elapsed();
+    assert_refused_over_quota(&status, "slow", Duration::from_secs(4));
+    assert!(held >= longest, "answered after {held:?}");
+    // The next token comes 4 s after the first call; the answer says what is left then.
+    let retry = status.get_error_details().retry_info().and_then(|r| r.retry_delay).unwrap();
+    assert!(retry <= Duration::from_secs(4).saturating_sub(longest), "{retry:?}");
+    assert!(first.elapsed() + retry >= Duration::from_millis(3_900), "{retry:?} after {:?}", first.elapsed());
+
+    // A client with a 1.6 s deadline is answered after half of it, with the refusal.
+    let mut request = with_key(list_request("startpos"), "key-slow");
+    request.set_timeout(Duration::from_millis(1_600));
+    let sent = Instant::now();
+    let status = client.list_legal_moves(request).await.unwrap_err();
+    assert_refused_over_quota(&status, "slow", Duration::from_secs(4));
+    assert!(sent.elapsed() >= Duration::from_millis(800), "answered after {:?}", sent.elapsed());
     server.shutdown().await;
     std::fs::remove_file(file).unwrap();
 }
