@@ -13,7 +13,9 @@
 
 mod fuzz_harness;
 
-use fuzz_harness::{KINDS, SEEDS, handle, move_text, position_text, record_text, request_input, text_input};
+use fuzz_harness::{
+    KINDS, SEEDS, handle, move_text, position_text, quick_request_input, record_text, request_input, text_input,
+};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -64,6 +66,7 @@ proptest! {
     #[test]
     fn requests_as_the_coverage_guided_target_reads_them(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         request_input(&bytes);
+        quick_request_input(&bytes);
     }
 
     #[test]
