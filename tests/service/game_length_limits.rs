@@ -101,8 +101,8 @@ fn position(variant: Variant, moves: &[String]) -> proto::Position {
 
 const VARIANTS: [Variant; 3] = [Variant::Xiangqi, Variant::Janggi, Variant::ThreeKingdoms];
 
-/// Every RPC that takes a `Position`, called with a game of `moves`; the field a
-/// refusal must name is `position.moves`.
+/// Every RPC that takes a `Position`, called with a game of `moves` (audits of the
+/// 9x10 games only); the field a refusal must name is `position.moves`.
 async fn call_each(
     channel: &Channel,
     variant: Variant,
@@ -110,6 +110,7 @@ async fn call_each(
     next: &str,
 ) -> Vec<(&'static str, Result<(), tonic::Status>)> {
     use proto::analysis_service_client::AnalysisServiceClient as A;
+    use proto::audit_game_stream_response::Message;
     use proto::notation_service_client::NotationServiceClient as N;
     use proto::rules_service_client::RulesServiceClient as R;
     let p = || Some(position(variant, moves));
@@ -172,6 +173,29 @@ async fn call_each(
             .export_record(proto::ExportRecordRequest { position: p(), ..Default::default() })
             .await;
         out.push(("ExportRecord", r.map(|_| ())));
+        // Audits serve the two-player games: every ply of the record is audited.
+        let audit = || proto::AuditGameRequest { position: p(), nodes_per_ply: 200, ..Default::default() };
+        let r = analysis.audit_game(audit()).await;
+        out.push(("AuditGame", r.map(|r| assert_eq!(r.get_ref().plies.len(), moves.len(), "{:?}", r.get_ref()))));
+        let stream = proto::AuditGameStreamRequest { position: p(), nodes_per_ply: 200, ..Default::default() };
+        let r = match analysis.audit_game_stream(stream).await {
+            Ok(s) => {
+                let mut s = s.into_inner();
+                let mut plies = 0;
+                loop {
+                    match s.message().await {
+                        Ok(Some(m)) => plies += usize::from(matches!(m.message, Some(Message::Ply(_)))),
+                        Ok(None) => {
+                            assert_eq!(plies, moves.len(), "one message per audited ply");
+                            break Ok(());
+                        }
+                        Err(e) => break Err(e),
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        };
+        out.push(("AuditGameStream", r));
     }
     out
 }
