@@ -7,7 +7,9 @@ use chuhe::rules::janggi::Position;
 use chuhe::rules::janggi::adjudicate::{RuleSet, adjudicate, cycle_loser};
 use chuhe::rules::outcome::{GameResult, Ruling, Termination};
 use chuhe::rules::repetition::CyclePly;
-use chuhe::rules::types::{Color, Move, MoveList};
+use chuhe::rules::types::{Color, Move};
+
+use crate::common;
 
 fn mv(text: &str) -> Move {
     Move::parse_iccs(text).unwrap()
@@ -21,25 +23,10 @@ fn moves(text: &str) -> Vec<Move> {
 /// position twice, so nothing but the move limit can end it (the first move in the
 /// generator's order that keeps to that).
 fn quiet_record(plies: usize) -> Vec<Move> {
-    let mut pos = Position::startpos();
-    let mut seen = std::collections::HashSet::from([pos.key()]);
-    let mut record = Vec::new();
-    while record.len() < plies {
-        let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
-        let next = *list
-            .iter()
-            .find(|&&m| {
-                let mut after = pos.clone();
-                after.play_unchecked(m);
-                !m.is_pass() && pos.board().is_empty(m.to()) && !after.in_check() && !seen.contains(&after.key())
-            })
-            .expect("a quiet move to a new position");
-        pos.play_unchecked(next);
-        seen.insert(pos.key());
-        record.push(next);
-    }
-    record
+    let quiet = |before: &Position, m: Move, after: &Position| {
+        !m.is_pass() && before.board().is_empty(m.to()) && !after.in_check()
+    };
+    common::walk::walk(&Position::startpos(), plies, quiet).0
 }
 
 /// Both sides' full armies, counted by the rule set's values: chariots 2 x 13, cannons

@@ -3,13 +3,14 @@
 //! move more is INVALID_ARGUMENT with a `google.rpc.BadRequest` naming the field.
 
 use chuhe::api::proto::{self, Notation, Variant};
-use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::types::Move;
 use chuhe::rules::{janggi, three_kingdoms, xiangqi};
 use chuhe::service::server::ServerConfig;
 use tonic::transport::Channel;
 
 use crate::common;
 
+use common::walk::walk;
 use common::{bad_field, convert_request};
 
 /// The limit the server is started with.
@@ -19,77 +20,32 @@ const LIMIT: usize = 8;
 /// (ICCS, or point names in Three Kingdoms), visiting no position twice and ending in
 /// a position with moves left; and the next move, legal after it.
 fn record(variant: Variant, plies: usize) -> (Vec<String>, String) {
-    let mut seen = std::collections::HashSet::new();
+    fn iccs(moves: Vec<Move>, next: Move) -> (Vec<String>, String) {
+        (moves.iter().map(Move::to_string).collect(), next.to_string())
+    }
     match variant {
         Variant::Xiangqi => {
-            let mut pos = xiangqi::Position::startpos();
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                let next = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !seen.contains(&after.key()) && after.has_legal_move() && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                if moves.len() == plies {
-                    return (moves, next.to_string());
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(next.to_string());
-            }
+            let lively = |_: &_, _, after: &xiangqi::Position| after.has_legal_move() && !after.in_check();
+            let (moves, next) = walk(&xiangqi::Position::startpos(), plies, lively);
+            iccs(moves, next)
         }
         Variant::Janggi => {
-            let mut pos = janggi::Position::startpos();
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                let next: Move = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !m.is_pass() && !seen.contains(&after.key()) && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                if moves.len() == plies {
-                    return (moves, next.to_string());
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(next.to_string());
-            }
+            let fresh = |_: &_, m: Move, after: &janggi::Position| !m.is_pass() && !after.in_check();
+            let (moves, next) = walk(&janggi::Position::startpos(), plies, fresh);
+            iccs(moves, next)
         }
         Variant::ThreeKingdoms => {
-            let mut pos = three_kingdoms::Position::startpos(true);
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = three_kingdoms::MoveList::new();
-                pos.legal_moves(&mut list);
-                let next = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !seen.contains(&after.key()) && after.legal_move_count() > 0 && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                let text = pos.move_text(next);
-                if moves.len() == plies {
-                    return (moves, text);
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(text);
+            let start = three_kingdoms::Position::startpos(true);
+            let lively = |_: &_, _, after: &three_kingdoms::Position| after.legal_move_count() > 0 && !after.in_check();
+            let (moves, next) = walk(&start, plies, lively);
+            // Point names are read in the position the move is played in.
+            let mut pos = start;
+            let mut texts = Vec::new();
+            for m in moves {
+                texts.push(pos.move_text(m));
+                pos.play_unchecked(m);
             }
+            (texts, pos.move_text(next))
         }
         Variant::Unspecified => unreachable!(),
     }
