@@ -95,6 +95,7 @@ pub mod mate;
 pub mod replay;
 pub mod server;
 pub mod threads;
+pub mod walk;
 
 /// The field and description of the status's `google.rpc.BadRequest` detail (the status
 /// must be INVALID_ARGUMENT with a violation).

@@ -13,6 +13,7 @@ mod chase;
 mod fen;
 mod handicap;
 mod janggi;
+mod janggi_adjudication;
 mod janggi_perft;
 mod notation;
 mod perft;

@@ -3,13 +3,14 @@
 //! move more is INVALID_ARGUMENT with a `google.rpc.BadRequest` naming the field.
 
 use chuhe::api::proto::{self, Notation, Variant};
-use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::types::Move;
 use chuhe::rules::{janggi, three_kingdoms, xiangqi};
 use chuhe::service::server::ServerConfig;
 use tonic::transport::Channel;
 
 use crate::common;
 
+use common::walk::walk;
 use common::{bad_field, convert_request};
 
 /// The limit the server is started with.
@@ -19,77 +20,32 @@ const LIMIT: usize = 8;
 /// (ICCS, or point names in Three Kingdoms), visiting no position twice and ending in
 /// a position with moves left; and the next move, legal after it.
 fn record(variant: Variant, plies: usize) -> (Vec<String>, String) {
-    let mut seen = std::collections::HashSet::new();
+    fn iccs(moves: Vec<Move>, next: Move) -> (Vec<String>, String) {
+        (moves.iter().map(Move::to_string).collect(), next.to_string())
+    }
     match variant {
         Variant::Xiangqi => {
-            let mut pos = xiangqi::Position::startpos();
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                let next = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !seen.contains(&after.key()) && after.has_legal_move() && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                if moves.len() == plies {
-                    return (moves, next.to_string());
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(next.to_string());
-            }
+            let lively = |_: &_, _, after: &xiangqi::Position| after.has_legal_move() && !after.in_check();
+            let (moves, next) = walk(&xiangqi::Position::startpos(), plies, lively);
+            iccs(moves, next)
         }
         Variant::Janggi => {
-            let mut pos = janggi::Position::startpos();
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = MoveList::new();
-                pos.legal_moves(&mut list);
-                let next: Move = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !m.is_pass() && !seen.contains(&after.key()) && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                if moves.len() == plies {
-                    return (moves, next.to_string());
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(next.to_string());
-            }
+            let fresh = |_: &_, m: Move, after: &janggi::Position| !m.is_pass() && !after.in_check();
+            let (moves, next) = walk(&janggi::Position::startpos(), plies, fresh);
+            iccs(moves, next)
         }
         Variant::ThreeKingdoms => {
-            let mut pos = three_kingdoms::Position::startpos(true);
-            seen.insert(pos.key());
-            let mut moves = Vec::new();
-            loop {
-                let mut list = three_kingdoms::MoveList::new();
-                pos.legal_moves(&mut list);
-                let next = *list
-                    .iter()
-                    .find(|&&m| {
-                        let mut after = pos.clone();
-                        after.play_unchecked(m);
-                        !seen.contains(&after.key()) && after.legal_move_count() > 0 && !after.in_check()
-                    })
-                    .expect("a fresh move");
-                let text = pos.move_text(next);
-                if moves.len() == plies {
-                    return (moves, text);
-                }
-                pos.play_unchecked(next);
-                seen.insert(pos.key());
-                moves.push(text);
+            let start = three_kingdoms::Position::startpos(true);
+            let lively = |_: &_, _, after: &three_kingdoms::Position| after.legal_move_count() > 0 && !after.in_check();
+            let (moves, next) = walk(&start, plies, lively);
+            // Point names are read in the position the move is played in.
+            let mut pos = start;
+            let mut texts = Vec::new();
+            for m in moves {
+                texts.push(pos.move_text(m));
+                pos.play_unchecked(m);
             }
+            (texts, pos.move_text(next))
         }
         Variant::Unspecified => unreachable!(),
     }
@@ -101,8 +57,8 @@ fn position(variant: Variant, moves: &[String]) -> proto::Position {
 
 const VARIANTS: [Variant; 3] = [Variant::Xiangqi, Variant::Janggi, Variant::ThreeKingdoms];
 
-/// Every RPC that takes a `Position`, called with a game of `moves`; the field a
-/// refusal must name is `position.moves`.
+/// Every RPC that takes a `Position`, called with a game of `moves` (audits of the
+/// 9x10 games only); the field a refusal must name is `position.moves`.
 async fn call_each(
     channel: &Channel,
     variant: Variant,
@@ -110,6 +66,7 @@ async fn call_each(
     next: &str,
 ) -> Vec<(&'static str, Result<(), tonic::Status>)> {
     use proto::analysis_service_client::AnalysisServiceClient as A;
+    use proto::audit_game_stream_response::Message;
     use proto::notation_service_client::NotationServiceClient as N;
     use proto::rules_service_client::RulesServiceClient as R;
     let p = || Some(position(variant, moves));
@@ -172,6 +129,29 @@ async fn call_each(
             .export_record(proto::ExportRecordRequest { position: p(), ..Default::default() })
             .await;
         out.push(("ExportRecord", r.map(|_| ())));
+        // Audits serve the two-player games: every ply of the record is audited.
+        let audit = || proto::AuditGameRequest { position: p(), nodes_per_ply: 200, ..Default::default() };
+        let r = analysis.audit_game(audit()).await;
+        out.push(("AuditGame", r.map(|r| assert_eq!(r.get_ref().plies.len(), moves.len(), "{:?}", r.get_ref()))));
+        let stream = proto::AuditGameStreamRequest { position: p(), nodes_per_ply: 200, ..Default::default() };
+        let r = match analysis.audit_game_stream(stream).await {
+            Ok(s) => {
+                let mut s = s.into_inner();
+                let mut plies = 0;
+                loop {
+                    match s.message().await {
+                        Ok(Some(m)) => plies += usize::from(matches!(m.message, Some(Message::Ply(_)))),
+                        Ok(None) => {
+                            assert_eq!(plies, moves.len(), "one message per audited ply");
+                            break Ok(());
+                        }
+                        Err(e) => break Err(e),
+                    }
+                }
+            }
+            Err(e) => Err(e),
+        };
+        out.push(("AuditGameStream", r));
     }
     out
 }
