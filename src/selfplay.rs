@@ -177,6 +177,10 @@ fn verdict_for(winner: Color, a_plays_red: bool) -> Verdict {
     if (winner == Color::Red) == a_plays_red { Verdict::AWins } else { Verdict::BWins }
 }
 
+/// A referee of a game (see [`referee`]): has the game ended, A playing Red (Cho) or
+/// not, at most the given plies? The verdict for A, and why.
+pub type Referee<P> = fn(&RecordGame<P>, bool, usize) -> Option<(Verdict, String)>;
+
 /// What a match game of one 9x10 variant needs besides its position: its start as
 /// engines read it, its referee, how its moves are written to and read from an engine
 /// (a Janggi pass has its own texts), and its names of the sides.
@@ -186,7 +190,7 @@ pub struct MatchRules<P: RecordedPosition> {
     /// The start position's FEN, sent to the engines.
     pub start_fen: &'static str,
     /// Has the game ended (see [`referee`])? The verdict for A, and why.
-    pub referee: fn(&RecordGame<P>, bool, usize) -> Option<(Verdict, String)>,
+    pub referee: Referee<P>,
     /// The text of a move, played in a position, in an engine's ranks.
     pub write: fn(Ranks, &P, Move) -> String,
     /// A move an engine wrote in its ranks, in a position (`None` if no move).

@@ -113,10 +113,10 @@ impl<R: BoardRules> Position<R> {
             return Err(invalid(problem));
         }
         let pos = Self::from_parts(setup.board, setup.turn, setup.halfmove_clock, setup.fullmove_number.max(1));
-        if !R::GENERALS_MAY_FACE {
-            if let Some(file) = pos.board.generals_facing() {
-                return Err(invalid(PositionProblem::GeneralsFacing { file }));
-            }
+        if !R::GENERALS_MAY_FACE
+            && let Some(file) = pos.board.generals_facing()
+        {
+            return Err(invalid(PositionProblem::GeneralsFacing { file }));
         }
         if let Some(general) = pos.board.general(pos.turn.other()) {
             let checkers = R::attackers_of(&pos.board, general, pos.turn);

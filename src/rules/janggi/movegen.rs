@@ -80,7 +80,7 @@ impl Attacks for Janggi {
     /// Would the general of the side to move, standing on `king` after the move
     /// `from`-`to`, be attacked? With `from == to == king` this asks about the position
     /// as it is.
-    #[inline]
+    #[inline(always)]
     fn attacked_after(pos: &Position, king: Square, from: Square, to: Square) -> bool {
         let b = &pos.board;
         let them = pos.turn.other();
