@@ -9,11 +9,11 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::Status;
-use super::board::{self, Bitboard, Board, Guard, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::board::{self, Bitboard, Board, Guard, PALACE, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::game::{HandicapRules, RecordedPosition};
 use super::illegal::{IllegalMove, IllegalReason};
 use super::setup::{BoardVariant, PositionError, PositionProblem, Setup};
-use super::types::{Color, Move, MoveList, Piece, Square};
+use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
 /// How the pieces of a two-player 9x10 variant attack a general: written in the
 /// variant's move generator, which also says what its [`Guard`] watches.
@@ -50,7 +50,8 @@ pub trait BoardRules: Attacks + Copy + Eq + fmt::Debug + Default + Send + Sync +
     /// [`HandicapRules`] of this variant's position.
     type Handicap;
 
-    /// Why `piece` cannot stand on `square` in this variant, if it cannot.
+    /// Why `piece` cannot stand on `square` in this variant, if it cannot (besides a
+    /// general or advisor outside its palace, which every variant refuses).
     fn placement_problem(piece: Piece, square: Square) -> Option<PositionProblem>;
     /// Appends every legal move of the side to move to `list`.
     fn legal_moves(pos: &Position<Self>, list: &mut MoveList);
@@ -109,7 +110,15 @@ impl<R: BoardRules> Position<R> {
         if let Some(problem) = setup.count_problem() {
             return Err(invalid(problem));
         }
-        if let Some(problem) = setup.board.iter().find_map(|(square, piece)| R::placement_problem(piece, square)) {
+        // Generals and advisors (guards) stay in their palace in both variants.
+        let placement = |(square, piece): (Square, Piece)| {
+            let palace_piece = matches!(piece.kind(), PieceKind::General | PieceKind::Advisor);
+            if palace_piece && bit(square) & PALACE[piece.color().index()] == 0 {
+                return Some(PositionProblem::OutsidePalace { piece, square });
+            }
+            R::placement_problem(piece, square)
+        };
+        if let Some(problem) = setup.board.iter().find_map(placement) {
             return Err(invalid(problem));
         }
         let pos = Self::from_parts(setup.board, setup.turn, setup.halfmove_clock, setup.fullmove_number.max(1));

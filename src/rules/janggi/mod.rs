@@ -34,7 +34,7 @@ use super::game::NoHandicap;
 pub use super::setup::{BoardVariant, PositionError, PositionProblem};
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 pub use crate::rules::illegal::IllegalReason;
-use tables::{PALACE, SOLDIER_POINTS};
+use tables::SOLDIER_POINTS;
 
 /// A Janggi position that passed validation: exactly one general each, no more pieces
 /// of a kind than a side starts with, generals and guards in their palace, soldiers
@@ -60,9 +60,6 @@ impl BoardRules for Janggi {
         let c = piece.color().index();
         let at = bit(square);
         match piece.kind() {
-            PieceKind::General | PieceKind::Advisor if at & PALACE[c] == 0 => {
-                Some(PositionProblem::OutsidePalace { piece, square })
-            }
             PieceKind::Pawn if at & SOLDIER_POINTS[c] == 0 => Some(PositionProblem::UnreachablePoint { piece, square }),
             _ => None,
         }

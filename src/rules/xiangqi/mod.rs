@@ -35,7 +35,7 @@ pub type Game = crate::rules::game::Game<Position>;
 pub type Ply = crate::rules::game::Ply<Position>;
 use super::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 use handicap::Handicap;
-use tables::{ADVISOR_POINTS, ELEPHANT_POINTS, PALACE, PAWN_POINTS};
+use tables::{ADVISOR_POINTS, ELEPHANT_POINTS, PAWN_POINTS};
 
 /// A Xiangqi position that passed validation: exactly one general each, every piece on
 /// a point it can reach, the side not to move not in check, the generals not facing.
@@ -61,9 +61,6 @@ impl BoardRules for Xiangqi {
         let c = piece.color().index();
         let at = bit(square);
         match piece.kind() {
-            PieceKind::General | PieceKind::Advisor if at & PALACE[c] == 0 => {
-                Some(PositionProblem::OutsidePalace { piece, square })
-            }
             PieceKind::Advisor if at & ADVISOR_POINTS[c] == 0 => {
                 Some(PositionProblem::UnreachablePoint { piece, square })
             }
