@@ -21,6 +21,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::rules::BoardPosition;
+use crate::rules::game::{Game as RecordGame, RecordedPosition};
 use crate::rules::outcome::GameResult;
 use crate::rules::types::{Color, Move};
 use crate::rules::xiangqi::Game;
@@ -175,20 +177,41 @@ fn verdict_for(winner: Color, a_plays_red: bool) -> Verdict {
     if (winner == Color::Red) == a_plays_red { Verdict::AWins } else { Verdict::BWins }
 }
 
-/// Plays one game; the rules judge each move (an illegal move loses) and each ending.
-/// The verdict, the number of plies, why it ended, and the moves played.
-pub fn play_game(
-    a: &mut Engine,
-    b: &mut Engine,
-    opening: &[Move],
-    a_plays_red: bool,
-    budget: Budget,
-    max_plies: usize,
-) -> Result<(Verdict, usize, String), String> {
-    play_game_recorded(a, b, opening, a_plays_red, budget, max_plies).map(|(v, n, r, _)| (v, n, r))
+/// A referee of a game (see [`referee`]): has the game ended, A playing Red (Cho) or
+/// not, at most the given plies? The verdict for A, and why.
+pub type Referee<P> = fn(&RecordGame<P>, bool, usize) -> Option<(Verdict, String)>;
+
+/// What a match game of one 9x10 variant needs besides its position: its start as
+/// engines read it, its referee, how its moves are written to and read from an engine
+/// (a Janggi pass has its own texts), and its names of the sides.
+pub struct MatchRules<P: RecordedPosition> {
+    /// The start position.
+    pub start: fn() -> P,
+    /// The start position's FEN, sent to the engines.
+    pub start_fen: &'static str,
+    /// Has the game ended (see [`referee`])? The verdict for A, and why.
+    pub referee: Referee<P>,
+    /// The text of a move, played in a position, in an engine's ranks.
+    pub write: fn(Ranks, &P, Move) -> String,
+    /// A move an engine wrote in its ranks, in a position (`None` if no move).
+    pub read: fn(Ranks, &P, &str) -> Option<Move>,
+    /// The variant's name of a side (`red`, Janggi's `cho`).
+    pub side_name: fn(Color) -> &'static str,
 }
 
-/// [`play_game`], with the moves of the game.
+/// Xiangqi's match rules: judged by [`referee`], moves in the engine's ranks.
+pub const XIANGQI: MatchRules<Position> = MatchRules {
+    start: Position::startpos,
+    start_fen: START_FEN,
+    referee,
+    write: |ranks, _, m| ranks.write(m),
+    read: |ranks, _, text| ranks.read(text),
+    side_name: Color::name,
+};
+
+/// Plays one Xiangqi game from the start after `opening`; the rules judge each move
+/// (an illegal move loses) and each ending. The verdict, the number of plies, why it
+/// ended, and the moves played.
 pub fn play_game_recorded(
     a: &mut Engine,
     b: &mut Engine,
@@ -197,9 +220,25 @@ pub fn play_game_recorded(
     budget: Budget,
     max_plies: usize,
 ) -> Result<(Verdict, usize, String, Vec<Move>), String> {
-    let mut game = Game::new(Position::startpos());
+    play_recorded(&XIANGQI, a, b, opening, a_plays_red, budget, max_plies)
+}
+
+/// Plays one game of the variant of `rules` from its start after `opening` (each
+/// opening move checked); A plays Red (Cho) if `a_plays_red`. The rules judge each
+/// move (an illegal one loses) and each ending; with a clock budget, an engine whose
+/// clock runs out loses on time. The verdict, the plies, why it ended, the moves.
+pub fn play_recorded<P: BoardPosition + RecordedPosition>(
+    rules: &MatchRules<P>,
+    a: &mut Engine,
+    b: &mut Engine,
+    opening: &[Move],
+    a_plays_red: bool,
+    budget: Budget,
+    max_plies: usize,
+) -> Result<(Verdict, usize, String, Vec<Move>), String> {
+    let mut game = RecordGame::new((rules.start)());
     for &m in opening {
-        game.play_unchecked(m);
+        game.play(m).map_err(|_| format!("opening move {m} is illegal"))?;
     }
     a.new_game()?;
     b.new_game()?;
@@ -209,38 +248,37 @@ pub fn play_game_recorded(
     };
     loop {
         let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
-        if let Some((verdict, reason)) = referee(&game, a_plays_red, max_plies) {
-            return Ok((verdict, game.plies().len(), reason, moves));
+        if let Some((verdict, reason)) = (rules.referee)(&game, a_plays_red, max_plies) {
+            return Ok((verdict, moves.len(), reason, moves));
         }
         let mover = game.position().turn();
         let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
-        let text = match &mut clock {
-            None => engine.best_move(START_FEN, &moves, budget)?,
-            Some(clock) => {
-                let started = Instant::now();
-                let text = engine.best_move_with(START_FEN, &moves, &clock.go_command())?;
-                if !clock.charge(mover, started.elapsed()) {
-                    return Ok((
-                        verdict_for(mover.other(), a_plays_red),
-                        game.plies().len(),
-                        format!("{} lost on time", mover.name()),
-                        moves,
-                    ));
-                }
+        let ranks = engine.ranks();
+        let mut replay = game.start().clone();
+        let texts: Vec<String> = moves
+            .iter()
+            .map(|&m| {
+                let text = (rules.write)(ranks, &replay, m);
+                replay.play_unchecked(m);
                 text
-            }
-        };
-        match Move::parse_iccs(&text).filter(|m| game.position().is_legal(*m)) {
+            })
+            .collect();
+        let go = clock.as_ref().map_or_else(|| budget.go_command(), GameClock::go_command);
+        let started = Instant::now();
+        let text = engine.best_move_text(rules.start_fen, &texts, &go)?;
+        if let Some(clock) = &mut clock
+            && !clock.charge(mover, started.elapsed())
+        {
+            let reason = format!("{} lost on time", (rules.side_name)(mover));
+            return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
+        }
+        match (rules.read)(ranks, game.position(), &text).filter(|&m| game.position().is_legal(m)) {
             Some(m) => {
                 game.play_unchecked(m);
             }
             None => {
-                return Ok((
-                    verdict_for(mover.other(), a_plays_red),
-                    game.plies().len(),
-                    format!("{} played illegal {text:?}", mover.name()),
-                    moves,
-                ));
+                let reason = format!("{} played illegal {text:?}", (rules.side_name)(mover));
+                return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
             }
         }
     }
@@ -297,7 +335,7 @@ pub use openings::{random_openings, read_openings};
 
 mod janggi;
 pub use janggi::{
-    JANGGI_START_FEN, janggi_referee, play_janggi_game_recorded, random_janggi_openings, read_janggi_move,
+    JANGGI, JANGGI_START_FEN, janggi_referee, play_janggi_game_recorded, random_janggi_openings, read_janggi_move,
     write_janggi_move,
 };
 

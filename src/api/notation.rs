@@ -1,25 +1,34 @@
 //! NotationService: move conversion between notations, and PGN-style game records,
-//! each RPC a plain function of its request (the CLI's `convert` calls the same).
+//! each RPC a plain function of its request (the CLI's `convert` calls the same). A
+//! request's game is routed by its variant in [`super::game`], as in the other RPCs:
+//! Three Kingdoms moves are converted in their one notation (point names); its records
+//! are not served (UNIMPLEMENTED naming the field).
 
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request, required, unimplemented};
-use super::proto;
-use crate::game::{BoardGame, Variant};
+use super::{game, proto, three_kingdoms};
+use crate::game::{AnyGame, BoardGame, Variant};
 use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
 use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
 use crate::rules::xiangqi::handicap::{NamedStart, Preset};
 
-/// ConvertMoves: a sequence of moves from one notation to another, each checked.
+/// ConvertMoves: a sequence of moves from one notation to another, each checked. A
+/// Three Kingdoms game has one notation, its point names.
 pub fn convert_moves(
     req: &proto::ConvertMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ConvertMovesResponse, Error> {
     let start = required(req.start.as_ref(), "start")?;
+    known_notation(req.from, "from")?;
+    known_notation(req.to, "to")?;
+    limits.check_plies(start.moves.len() + req.moves.len(), "moves")?;
+    let mut game = match game::request_position(start, "start", limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => return three_kingdoms::convert_moves(req, game),
+    };
     let from = convert::notation(req.from, "from")?;
     let to = convert::notation(req.to, "to")?;
-    limits.check_plies(start.moves.len() + req.moves.len(), "moves")?;
-    let mut game = convert::game_from_request(start, "start", limits)?;
     convert::check_notation(game.variant(), from, "from")?;
     convert::check_notation(game.variant(), to, "to")?;
     let target = [(req.to, to)];
@@ -39,15 +48,28 @@ pub fn convert_moves(
     Ok(resp)
 }
 
-/// The variant a `Variant` tag names; `Err` for the variants not served here or unknown.
+/// A notation field's value is one of the enum's (whether it applies to the request's
+/// variant is checked with its game).
+fn known_notation(value: i32, field: &str) -> Result<(), Error> {
+    match proto::Notation::try_from(value) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(bad_request(field, format!("unknown notation {value}"))),
+    }
+}
+
+/// No record format is defined for Three Kingdoms: UNIMPLEMENTED, naming the field
+/// that asks for one.
+fn no_three_kingdoms_records(field: &str) -> Error {
+    unimplemented(format!("{field}: records of Three Kingdoms are not served yet"))
+}
+
+/// The variant a `Variant` tag names; an unknown one is INVALID_ARGUMENT naming `text`.
 fn variant_tag(value: &str) -> Result<Variant, Error> {
     let v: String = value.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
     match v.as_str() {
         "xiangqi" | "chinesechess" | "xq" | "象棋" | "中国象棋" => Ok(Variant::Xiangqi),
         "janggi" | "koreanchess" | "장기" | "將棋" => Ok(Variant::Janggi),
-        "threekingdoms" | "threekingdomsxiangqi" => {
-            Err(unimplemented(format!("records of variant {value:?} are not served yet")))
-        }
+        "threekingdoms" | "threekingdomsxiangqi" => Ok(Variant::ThreeKingdoms),
         _ => Err(bad_request("text", format!("Variant tag: unknown variant {value:?}"))),
     }
 }
@@ -57,14 +79,18 @@ pub fn import_record(
     req: &proto::ImportRecordRequest,
     limits: ContentLimits,
 ) -> Result<proto::ImportRecordResponse, Error> {
+    known_notation(req.notation, "notation")?;
+    let raw = record::split(&req.text).map_err(|e| bad_request("text", e.to_string()))?;
+    let (variant, field) = match game::request_variant(req.variant, "variant")? {
+        Some(variant) => (variant, "variant"),
+        None => (raw.tag("Variant").map_or(Ok(Variant::Xiangqi), variant_tag)?, "text"),
+    };
+    if variant == Variant::ThreeKingdoms {
+        return Err(no_three_kingdoms_records(field));
+    }
     let notation = match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) => None,
         _ => Some(convert::notation(req.notation, "notation")?),
-    };
-    let raw = record::split(&req.text).map_err(|e| bad_request("text", e.to_string()))?;
-    let variant = match proto::Variant::try_from(req.variant) {
-        Ok(proto::Variant::Unspecified) => raw.tag("Variant").map_or(Ok(Variant::Xiangqi), variant_tag)?,
-        _ => convert::variant(req.variant, "variant")?,
     };
     if let Some(n) = notation {
         convert::check_notation(variant, n, "notation")?;
@@ -72,7 +98,7 @@ pub fn import_record(
     limits.check_plies(raw.moves.len(), "text")?;
     let unreadable = |e: RecordError| bad_request("text", e.to_string());
     Ok(match variant {
-        Variant::ThreeKingdoms => return Err(unimplemented("records of Three Kingdoms are not served yet")),
+        Variant::ThreeKingdoms => return Err(no_three_kingdoms_records(field)),
         Variant::Xiangqi => {
             let (rec, notation) = record::replay(raw, notation).map_err(unreadable)?;
             let (fen, (preset, handicap_moves)) = match rec.named_start {
@@ -133,8 +159,12 @@ pub fn export_record(
     limits: ContentLimits,
 ) -> Result<proto::ExportRecordResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
+    known_notation(req.notation, "notation")?;
+    let game = match game::request_position(position, "position", limits)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(_) => return Err(no_three_kingdoms_records("position.variant")),
+    };
     let notation = convert::notation(req.notation, "notation")?;
-    let game = convert::game_from_request(position, "position", limits)?;
     convert::check_notation(game.variant(), notation, "notation")?;
     let mut result = GameResult::Ongoing;
     for (i, tag) in req.tags.iter().enumerate() {

@@ -219,6 +219,34 @@ pub fn list_legal_moves(
     Ok(proto::ListLegalMovesResponse { moves, status: Some(game_status(game)) })
 }
 
+/// [`super::notation::convert_moves`] in the Three Kingdoms game of the request: its
+/// moves are written in point names only (`from` and `to` unspecified or
+/// NOTATION_POINT_NAME), each read, checked and played in turn.
+pub fn convert_moves(req: &proto::ConvertMovesRequest, mut game: Game) -> Result<proto::ConvertMovesResponse, Error> {
+    for (value, field) in [(req.from, "from"), (req.to, "to")] {
+        if !matches!(proto::Notation::try_from(value), Ok(proto::Notation::Unspecified | proto::Notation::PointName)) {
+            return Err(bad_request(
+                field,
+                "Three Kingdoms moves are written only as point names (NOTATION_POINT_NAME)",
+            ));
+        }
+    }
+    let mut resp = proto::ConvertMovesResponse::default();
+    for (i, text) in req.moves.iter().enumerate() {
+        let field = || format!("moves[{i}]");
+        let m = Move::parse(text).map_err(|e| bad_request(field(), format!("{text:?}: {e}")))?;
+        if let Some((_, detail)) = explain_illegal_in(&game, m) {
+            return Err(bad_request(field(), format!("{text:?} ({m}) is illegal: {detail}")));
+        }
+        let mut described = describe_move(game.position(), m);
+        described.notations = vec![proto::NotationText { notation: req.to, text: described.iccs.clone() }];
+        resp.moves.push(described.iccs.clone());
+        resp.details.push(described);
+        let _ = game.play(m);
+    }
+    Ok(resp)
+}
+
 fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
     if p.name.trim().is_empty() {
         return Err(bad_request(format!("{field}.name"), "Three Kingdoms points are given by name (like Rh3)"));

@@ -10,6 +10,9 @@
 //! of a colour, the mover of a ply yet to come, the points no move has touched) is in
 //! its own `impl` block.
 //!
+//! The two 9x10 variants' positions are recorded as one
+//! ([`crate::rules::board_position::Position`]); Three Kingdoms' as its own.
+//!
 //! The variants name their records [`crate::rules::xiangqi::Game`],
 //! [`crate::rules::janggi::Game`] and [`crate::rules::three_kingdoms::Game`].
 
@@ -18,9 +21,9 @@ use std::fmt::{self, Debug};
 use super::illegal::{IllegalMove, IllegalReason};
 use super::outcome::AdjudicationError;
 use super::repetition::CyclePly;
-use super::types::{Color, Move, Piece, Square};
+use super::types::{Color, Move, Square};
 use super::xiangqi::handicap::Handicap;
-use super::{BoardPosition, GamePosition, janggi, three_kingdoms, xiangqi};
+use super::{BoardPosition, GamePosition, three_kingdoms, xiangqi};
 
 /// The most sides a variant has (Three Kingdoms' three kingdoms).
 pub const MAX_SIDES: usize = 3;
@@ -55,28 +58,33 @@ pub trait RecordedPosition: GamePosition<Undo: Copy + Debug + Eq> + Debug {
 }
 
 /// Rules a game carries beyond its position's, from its start: a handicap.
-pub trait HandicapRules<P: RecordedPosition>: Clone + Debug + Default + Send + Sync {
+pub trait HandicapRules<P: GamePosition>: Clone + Debug + Default + Send + Sync {
     /// Is this a normal game (no rule beyond the position's)?
     fn is_none(&self) -> bool;
     /// After ply `index` (0-based), does the same side move again?
     fn keeps_turn(&self, index: usize) -> bool;
     /// The first of these rules that `m`, legal on the board, breaks as the next move
     /// of `game`.
-    fn forbids(&self, game: &Game<P>, m: P::Move) -> Option<IllegalReason>;
+    fn forbids(&self, game: &Game<P>, m: P::Move) -> Option<IllegalReason>
+    where
+        P: RecordedPosition;
 }
 
 /// No rule beyond the position's: the variant has no handicaps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoHandicap;
 
-impl<P: RecordedPosition> HandicapRules<P> for NoHandicap {
+impl<P: GamePosition> HandicapRules<P> for NoHandicap {
     fn is_none(&self) -> bool {
         true
     }
     fn keeps_turn(&self, _: usize) -> bool {
         false
     }
-    fn forbids(&self, _: &Game<P>, _: P::Move) -> Option<IllegalReason> {
+    fn forbids(&self, _: &Game<P>, _: P::Move) -> Option<IllegalReason>
+    where
+        P: RecordedPosition,
+    {
         None
     }
 }
@@ -90,41 +98,6 @@ impl HandicapRules<xiangqi::Position> for Handicap {
     }
     fn forbids(&self, game: &Game<xiangqi::Position>, m: Move) -> Option<IllegalReason> {
         self.violation(game.position(), m, game.plies().len(), |sq| game.untouched(sq))
-    }
-}
-
-impl RecordedPosition for xiangqi::Position {
-    type Piece = Piece;
-    type Handicap = Handicap;
-    fn captured_by(undo: &xiangqi::Undo) -> Option<Piece> {
-        undo.captured
-    }
-    fn side_index(side: Color) -> usize {
-        side.index()
-    }
-    fn fullmove_number(&self) -> u32 {
-        xiangqi::Position::fullmove_number(self)
-    }
-    fn skip_turn(&mut self) -> bool {
-        xiangqi::Position::skip_turn(self)
-    }
-    fn undo_skip_turn(&mut self) {
-        xiangqi::Position::undo_skip_turn(self)
-    }
-}
-
-/// Janggi has no handicap starts: a side never moves twice in a row (it passes).
-impl RecordedPosition for janggi::Position {
-    type Piece = Piece;
-    type Handicap = NoHandicap;
-    fn captured_by(undo: &janggi::Undo) -> Option<Piece> {
-        undo.captured
-    }
-    fn side_index(side: Color) -> usize {
-        side.index()
-    }
-    fn fullmove_number(&self) -> u32 {
-        janggi::Position::fullmove_number(self)
     }
 }
 

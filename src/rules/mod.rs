@@ -34,6 +34,7 @@
 //! and check flags of every ply.
 
 pub mod board;
+pub mod board_position;
 pub mod game;
 pub mod illegal;
 pub mod janggi;

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::game::{Game, RecordedPosition};
 use super::illegal::IllegalReason;
 use super::types::{Color, Move, PieceKind, Square};
 
@@ -186,6 +187,27 @@ impl Ruling {
             Some(r) => Ruling { moves_after_end: plies - r.decided_at_ply, ..r },
             None => Ruling::ongoing(plies),
         }
+    }
+
+    /// Replays `moves` on `game`, each checked, and rules on the record: `judge` sees
+    /// the game at its start and after each ply until it gives a ruling; after that,
+    /// `after_end` sees each ply instead (moves and claims after the end are still
+    /// checked, so that a forged record is caught, but do not change the ruling).
+    pub fn of_replay<P: RecordedPosition<Move = Move>>(
+        game: &mut Game<P>,
+        moves: &[Move],
+        mut judge: impl FnMut(&Game<P>) -> Result<Option<Ruling>, AdjudicationError>,
+        mut after_end: impl FnMut(&Game<P>) -> Result<(), AdjudicationError>,
+    ) -> Result<Ruling, AdjudicationError> {
+        let mut ruling = judge(game)?;
+        game.play_record(moves, |game| {
+            match ruling {
+                None => ruling = judge(game)?,
+                Some(_) => after_end(game)?,
+            }
+            Ok(())
+        })?;
+        Ok(Ruling::of_record(ruling, moves.len()))
     }
 
     /// A game that goes on after `plies` plies.

@@ -25,9 +25,10 @@ use std::fmt::{Debug, Display};
 
 use super::Status;
 use super::board::Board;
+use super::board_position::{self, BoardRules, Undo};
 use super::illegal::IllegalReason;
+use super::three_kingdoms;
 use super::types::{Color, Move, MoveList};
-use super::{janggi, three_kingdoms, xiangqi};
 
 /// A validated position of a variant: its legal moves, make and unmake, check, key,
 /// side to move and status. The side is an associated type: Three Kingdoms has three.
@@ -82,131 +83,68 @@ pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Colo
     fn toggle_turn(&mut self);
 }
 
-impl GamePosition for xiangqi::Position {
-    const VARIANT: &'static str = "Xiangqi";
+/// Xiangqi and Janggi: one position type under each variant's [`BoardRules`].
+impl<R: BoardRules> GamePosition for board_position::Position<R> {
+    const VARIANT: &'static str = R::NAME;
     type Move = Move;
     type Moves = MoveList;
-    type Undo = xiangqi::Undo;
+    type Undo = Undo;
     type Side = Color;
     type Status = Status;
 
     #[inline(always)]
     fn turn(&self) -> Color {
-        xiangqi::Position::turn(self)
+        board_position::Position::turn(self)
     }
     #[inline(always)]
     fn key(&self) -> u64 {
-        xiangqi::Position::key(self)
+        board_position::Position::key(self)
     }
     #[inline(always)]
     fn legal_moves(&self, list: &mut MoveList) {
-        xiangqi::Position::legal_moves(self, list)
+        R::legal_moves(self, list)
     }
     #[inline(always)]
     fn legal_captures(&self, list: &mut MoveList) {
-        xiangqi::Position::legal_captures(self, list)
+        R::legal_captures(self, list)
     }
     #[inline(always)]
     fn is_legal(&self, m: Move) -> bool {
-        xiangqi::Position::is_legal(self, m)
+        R::is_legal(self, m)
     }
     fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
-        xiangqi::Position::explain_illegal(self, m)
+        R::explain_illegal(self, m)
     }
     #[inline(always)]
-    fn play_unchecked(&mut self, m: Move) -> xiangqi::Undo {
-        xiangqi::Position::play_unchecked(self, m)
+    fn play_unchecked(&mut self, m: Move) -> Undo {
+        board_position::Position::play_unchecked(self, m)
     }
     #[inline(always)]
-    fn undo(&mut self, m: Move, undo: xiangqi::Undo) {
-        xiangqi::Position::undo(self, m, undo)
+    fn undo(&mut self, m: Move, undo: Undo) {
+        board_position::Position::undo(self, m, undo)
     }
     #[inline(always)]
     fn in_check(&self) -> bool {
-        xiangqi::Position::in_check(self)
+        board_position::Position::in_check(self)
     }
     fn status(&self) -> Status {
-        xiangqi::Position::status(self)
+        R::status(self)
     }
 }
 
-impl BoardPosition for xiangqi::Position {
-    const PALACE_DIAGONALS: bool = false;
+impl<R: BoardRules> BoardPosition for board_position::Position<R> {
+    const PALACE_DIAGONALS: bool = R::PALACE_DIAGONALS;
     #[inline(always)]
     fn board(&self) -> &Board {
-        xiangqi::Position::board(self)
+        board_position::Position::board(self)
     }
     #[inline(always)]
     fn gives_check(&self, m: Move) -> bool {
-        xiangqi::Position::gives_check(self, m)
+        board_position::Position::gives_check(self, m)
     }
     #[inline(always)]
     fn toggle_turn(&mut self) {
-        xiangqi::Position::toggle_turn(self)
-    }
-}
-
-impl GamePosition for janggi::Position {
-    const VARIANT: &'static str = "Janggi";
-    type Move = Move;
-    type Moves = MoveList;
-    type Undo = janggi::Undo;
-    type Side = Color;
-    type Status = Status;
-
-    #[inline(always)]
-    fn turn(&self) -> Color {
-        janggi::Position::turn(self)
-    }
-    #[inline(always)]
-    fn key(&self) -> u64 {
-        janggi::Position::key(self)
-    }
-    #[inline(always)]
-    fn legal_moves(&self, list: &mut MoveList) {
-        janggi::Position::legal_moves(self, list)
-    }
-    #[inline(always)]
-    fn legal_captures(&self, list: &mut MoveList) {
-        janggi::Position::legal_captures(self, list)
-    }
-    #[inline(always)]
-    fn is_legal(&self, m: Move) -> bool {
-        janggi::Position::is_legal(self, m)
-    }
-    fn explain_illegal(&self, m: Move) -> Option<IllegalReason> {
-        janggi::Position::explain_illegal(self, m)
-    }
-    #[inline(always)]
-    fn play_unchecked(&mut self, m: Move) -> janggi::Undo {
-        janggi::Position::play_unchecked(self, m)
-    }
-    #[inline(always)]
-    fn undo(&mut self, m: Move, undo: janggi::Undo) {
-        janggi::Position::undo(self, m, undo)
-    }
-    #[inline(always)]
-    fn in_check(&self) -> bool {
-        janggi::Position::in_check(self)
-    }
-    fn status(&self) -> Status {
-        janggi::Position::status(self)
-    }
-}
-
-impl BoardPosition for janggi::Position {
-    const PALACE_DIAGONALS: bool = true;
-    #[inline(always)]
-    fn board(&self) -> &Board {
-        janggi::Position::board(self)
-    }
-    #[inline(always)]
-    fn gives_check(&self, m: Move) -> bool {
-        janggi::Position::gives_check(self, m)
-    }
-    #[inline(always)]
-    fn toggle_turn(&mut self) {
-        janggi::Position::toggle_turn(self)
+        board_position::Position::toggle_turn(self)
     }
 }
 

@@ -7,12 +7,10 @@
 //! general's point twice (`e2e2`) by one with ranks from 1 (Fairy-Stockfish, whose
 //! `janggicasual` variant plays by the same casual rules).
 
-use std::time::Instant;
-
-use super::{Budget, Engine, GameClock, Ranks, Verdict, judged, verdict_for};
+use super::{Budget, Engine, MatchRules, Ranks, Verdict, judged};
 use crate::rules::janggi::adjudicate::{RuleSet, judge_position};
 use crate::rules::janggi::{Game, Position};
-use crate::rules::types::{Color, Move};
+use crate::rules::types::Move;
 
 /// The usual Janggi start (horses outside on both sides), as every engine reads it.
 pub const JANGGI_START_FEN: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
@@ -58,6 +56,17 @@ pub fn random_janggi_openings(count: usize, plies: usize, seed: u64) -> Vec<Vec<
     })
 }
 
+/// Janggi's match rules: judged by [`janggi_referee`], a pass written as the engine
+/// writes it.
+pub const JANGGI: MatchRules<Position> = MatchRules {
+    start: Position::startpos,
+    start_fen: JANGGI_START_FEN,
+    referee: janggi_referee,
+    write: write_janggi_move,
+    read: read_janggi_move,
+    side_name: crate::rules::janggi::side_name,
+};
+
 /// Plays one Janggi game from the start after `opening`; the rules judge each move (an
 /// illegal one loses) and each ending. The verdict, the plies, why it ended, the moves.
 pub fn play_janggi_game_recorded(
@@ -68,52 +77,7 @@ pub fn play_janggi_game_recorded(
     budget: Budget,
     max_plies: usize,
 ) -> Result<(Verdict, usize, String, Vec<Move>), String> {
-    let mut game = Game::new(Position::startpos());
-    for &m in opening {
-        game.play(m).map_err(|_| format!("opening move {m} is illegal"))?;
-    }
-    a.new_game()?;
-    b.new_game()?;
-    let mut clock = match budget {
-        Budget::Clock { base_ms, increment_ms } => Some(GameClock::new(base_ms, increment_ms)),
-        _ => None,
-    };
-    loop {
-        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
-        if let Some((verdict, reason)) = janggi_referee(&game, a_plays_red, max_plies) {
-            return Ok((verdict, moves.len(), reason, moves));
-        }
-        let mover = game.position().turn();
-        let engine = if (mover == Color::Red) == a_plays_red { &mut *a } else { &mut *b };
-        let ranks = engine.ranks();
-        let mut replay = Position::startpos();
-        let texts: Vec<String> = moves
-            .iter()
-            .map(|&m| {
-                let text = write_janggi_move(ranks, &replay, m);
-                replay.play_unchecked(m);
-                text
-            })
-            .collect();
-        let go = clock.as_ref().map_or_else(|| budget.go_command(), GameClock::go_command);
-        let started = Instant::now();
-        let text = engine.best_move_text(JANGGI_START_FEN, &texts, &go)?;
-        if let Some(clock) = &mut clock
-            && !clock.charge(mover, started.elapsed())
-        {
-            let reason = format!("{} lost on time", crate::rules::janggi::side_name(mover));
-            return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
-        }
-        match read_janggi_move(ranks, game.position(), &text).filter(|&m| game.position().is_legal(m)) {
-            Some(m) => {
-                game.play_unchecked(m);
-            }
-            None => {
-                let reason = format!("{} played illegal {text:?}", crate::rules::janggi::side_name(mover));
-                return Ok((verdict_for(mover.other(), a_plays_red), moves.len(), reason, moves));
-            }
-        }
-    }
+    super::play_recorded(&JANGGI, a, b, opening, a_plays_red, budget, max_plies)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod hardening;
 mod janggi;
 mod move_list;
 mod notation;
+mod notation_variants;
 mod probe;
 mod readme_examples;
 mod request_caps;

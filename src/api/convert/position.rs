@@ -42,9 +42,9 @@ pub const fn proto_variant(v: Variant) -> proto::Variant {
 }
 
 /// Reads the variant field of a 9x10 game: unknown or unspecified is
-/// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms build its game in
-/// `api::game` before they get here; the others (notations, records and audits) do
-/// not serve it: UNIMPLEMENTED.
+/// INVALID_ARGUMENT. The RPCs that serve Three Kingdoms (or answer it themselves, as
+/// the record calls do) route it in `api::game` before they get here; the others
+/// (audits) do not serve it: UNIMPLEMENTED.
 /// The field name is formatted only for an error: the usual call passes `format_args!`.
 pub fn variant(value: i32, field: impl std::fmt::Display) -> Result<Variant, Status> {
     match proto::Variant::try_from(value) {

@@ -140,3 +140,16 @@ pub fn horse_attackers(horses: Bitboard, target: usize, empty: impl Fn(usize) ->
     }
     found
 }
+
+/// The points a horse on `from` can step to, its leg empty (`empty`: the empty points),
+/// whatever stands there.
+#[inline(always)]
+pub fn horse_targets(from: usize, empty: Bitboard) -> Bitboard {
+    let mut targets = 0;
+    for st in HORSE_MOVES[from].as_slice() {
+        if empty & (1u128 << st.block) != 0 {
+            targets |= 1u128 << st.to;
+        }
+    }
+    targets
+}

@@ -196,3 +196,21 @@ pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
 pub const fn bit(sq: Square) -> Bitboard {
     1u128 << sq.index()
 }
+
+/// `PALACE[color]`: the nine points of a side's palace (files d-f, ranks 0-2 for Red,
+/// 7-9 for Black), the same in both 9x10 variants.
+pub const PALACE: [Bitboard; 2] = [palace(0), palace(1)];
+
+const fn palace(color: usize) -> Bitboard {
+    let mut set = 0u128;
+    let mut s = 0;
+    while s < 90 {
+        let (f, r) = (s % 9, s / 9);
+        let home = if color == 0 { r <= 2 } else { r >= 7 };
+        if f >= 3 && f <= 5 && home {
+            set |= 1u128 << s;
+        }
+        s += 1;
+    }
+    set
+}

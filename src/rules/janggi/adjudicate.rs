@@ -94,17 +94,8 @@ pub fn adjudicate(
     events: &[Event],
 ) -> Result<Ruling, AdjudicationError> {
     let mut game = Game::new(start.clone());
-    let mut ruling = judge(&game, rules, events)?;
-    game.play_record(moves, |game| {
-        if ruling.is_none() {
-            ruling = judge(game, rules, events)?;
-        } else {
-            // Claims after the end are still checked, so that a forged record is caught.
-            check_claims(game, events)?;
-        }
-        Ok(())
-    })?;
-    Ok(Ruling::of_record(ruling, moves.len()))
+    // Claims after the end are still checked, so that a forged record is caught.
+    Ruling::of_replay(&mut game, moves, |game| judge(game, rules, events), |game| check_claims(game, events))
 }
 
 fn judge(game: &Game, rules: RuleSet, events: &[Event]) -> Result<Option<Ruling>, AdjudicationError> {

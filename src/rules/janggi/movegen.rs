@@ -9,15 +9,16 @@
 //! point an enemy horse or elephant must pass to reach the general; every move when in
 //! check. The pass is legal unless in check.
 
-use super::Position;
 use super::tables::{
     DIAGONAL_POINTS, DIAGONAL_RAYS, ELEPHANT_ATTACKERS, ELEPHANT_MOVES, ELEPHANT_ZONES, FILE_JUMPS, PALACE,
     PALACE_STEPS, RANK_JUMPS, SOLDIER_ATTACKERS, SOLDIER_STEPS,
 };
+use super::{Janggi, Position};
 use crate::rules::board::{
-    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_MOVES, NO_STOP, RANK_LINES, RANK_MASKS, bit, code,
-    file_bits_to_board, horse_attackers, horse_attacks, horse_legs, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, Guard, LineView, NO_STOP, RANK_LINES, bit, code, file_bits_to_board,
+    horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
 };
+use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
 
 const RED_CANNON: u8 = code(Piece::new(Color::Red, PieceKind::Cannon));
@@ -50,62 +51,39 @@ const fn prey_masks() -> [u16; 2] {
 /// `PREY[color]`: bit `code` set for the enemy pieces a cannon of `color` may take.
 const PREY: [u16; 2] = prey_masks();
 
-/// Which moves need the general-safety test in the current position.
-struct Guard {
-    in_check: bool,
-    /// Moving a piece away from one of these points may expose the general.
-    hot_from: Bitboard,
-    /// Moving a piece onto one of these points may give an enemy cannon a screen.
-    hot_to: Bitboard,
-}
-
-impl Position {
-    fn guard(&self, king: Square) -> Guard {
-        let b = &self.board;
-        let us = self.turn;
+impl Attacks for Janggi {
+    /// Besides the lines every 9x10 guard watches, the palace when the general stands
+    /// on a diagonal point and an enemy chariot or cannon stands in it, and the points
+    /// an enemy elephant aiming at the general must pass.
+    #[inline]
+    fn widen_guard(pos: &Position, guard: &mut Guard) {
+        let (b, us, king) = (&pos.board, pos.turn, guard.king);
         let them = us.other();
-        if self.attacked_after(king, king, king) {
-            return Guard { in_check: true, hot_from: !0, hot_to: !0 };
-        }
-        let (kf, kr) = (king.file() as usize, king.rank() as usize);
-        let chariots = b.pieces(them, PieceKind::Chariot);
-        let cannons = b.pieces(them, PieceKind::Cannon);
-        let mut hot_from = bit(king);
-        let mut hot_to = 0;
-        for line in [RANK_MASKS[kr], FILE_MASKS[kf]] {
-            if (chariots | cannons) & line != 0 {
-                hot_from |= line;
-            }
-            if cannons & line != 0 {
-                hot_to |= line;
-            }
-        }
+        let (chariots, cannons) = (b.pieces(them, PieceKind::Chariot), b.pieces(them, PieceKind::Cannon));
         let palace = PALACE[us.index()];
         if bit(king) & DIAGONAL_POINTS != 0 && (chariots | cannons) & palace != 0 {
-            hot_from |= palace;
+            guard.hot_from |= palace;
             if cannons & palace != 0 {
-                hot_to |= palace;
+                guard.hot_to |= palace;
             }
         }
-        hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
         let elephants = b.pieces(them, PieceKind::Elephant);
         if elephants & ELEPHANT_ZONES[king.index()] != 0 {
             for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
                 if elephants & (1u128 << st.to) != 0 {
-                    hot_from |= (1u128 << st.blocks[0]) | (1u128 << st.blocks[1]);
+                    guard.hot_from |= (1u128 << st.blocks[0]) | (1u128 << st.blocks[1]);
                 }
             }
         }
-        Guard { in_check: false, hot_from, hot_to }
     }
 
     /// Would the general of the side to move, standing on `king` after the move
     /// `from`-`to`, be attacked? With `from == to == king` this asks about the position
     /// as it is.
-    #[inline]
-    pub(crate) fn attacked_after(&self, king: Square, from: Square, to: Square) -> bool {
-        let b = &self.board;
-        let them = self.turn.other();
+    #[inline(always)]
+    fn attacked_after(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+        let b = &pos.board;
+        let them = pos.turn.other();
         let (kf, kr) = (king.file(), king.rank());
         let after = BoardAfter::new(b, from, to);
         let (rank_occ, file_occ) = (after.rank_occupancy(kr), after.file_occupancy(kf));
@@ -113,23 +91,16 @@ impl Position {
         let chariot = code(Piece::new(them, PieceKind::Chariot));
         let cannon = code(Piece::new(them, PieceKind::Cannon));
 
-        let base = kr as usize * 9;
-        let v = &RANK_LINES[kf as usize][rank_occ as usize];
-        let (lo, hi) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
-        if lo == chariot
-            || hi == chariot
-            || (is_screen(lo) && at(base + v.stops[2] as usize) == cannon)
-            || (is_screen(hi) && at(base + v.stops[3] as usize) == cannon)
-        {
-            return true;
-        }
-        let base = kf as usize;
-        let v = &FILE_LINES[kr as usize][file_occ as usize];
-        let (lo, hi) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
-        if lo == chariot
-            || hi == chariot
-            || (is_screen(lo) && at(base + v.stops[2] as usize) == cannon)
-            || (is_screen(hi) && at(base + v.stops[3] as usize) == cannon)
+        // Along a line from `base`: a chariot first, or a cannon behind a screen.
+        let line_attack = |base: usize, v: &LineView| {
+            let (lo, hi) = (at(base + v.stops[0] as usize), at(base + v.stops[1] as usize));
+            lo == chariot
+                || hi == chariot
+                || (is_screen(lo) && at(base + v.stops[2] as usize) == cannon)
+                || (is_screen(hi) && at(base + v.stops[3] as usize) == cannon)
+        };
+        if line_attack(kr as usize * 9, &RANK_LINES[kf as usize][rank_occ as usize])
+            || line_attack(kf as usize, &FILE_LINES[kr as usize][file_occ as usize])
         {
             return true;
         }
@@ -162,6 +133,51 @@ impl Position {
         SOLDIER_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
     }
 
+    /// Every piece of `by` that attacks `target`.
+    #[inline]
+    fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
+        let (f, r) = (target.file(), target.rank());
+        let (rv, fv) = (b.rank_view(target), b.file_view(target));
+        let mut found =
+            (rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f)) & b.pieces(by, PieceKind::Chariot);
+        let cannons = b.pieces(by, PieceKind::Cannon);
+        for (base, v) in [(r as usize * 9, rv), (f as usize, fv)] {
+            for d in 0..2 {
+                let far = base + v.stops[d + 2] as usize;
+                if v.stops[d + 2] != NO_STOP
+                    && cannons & (1u128 << far) != 0
+                    && is_screen(b.code_at(base + v.stops[d] as usize))
+                {
+                    found |= 1u128 << far;
+                }
+            }
+        }
+        let chariots = b.pieces(by, PieceKind::Chariot);
+        for ray in DIAGONAL_RAYS[target.index()].as_slice() {
+            let near = b.code_at(ray[0] as usize);
+            found |= chariots & (1u128 << ray[0]);
+            if ray[1] != NO_STOP {
+                let far = 1u128 << ray[1];
+                if (near == 0 && chariots & far != 0) || (is_screen(near) && cannons & far != 0) {
+                    found |= far;
+                }
+            }
+        }
+        found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
+        let elephants = b.pieces(by, PieceKind::Elephant);
+        for st in ELEPHANT_ATTACKERS[target.index()].as_slice() {
+            if elephants & (1u128 << st.to) != 0
+                && b.code_at(st.blocks[0] as usize) == 0
+                && b.code_at(st.blocks[1] as usize) == 0
+            {
+                found |= 1u128 << st.to;
+            }
+        }
+        found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn)
+    }
+}
+
+impl Position {
     /// Appends the legal moves to `list`, the pass last.
     pub(super) fn generate(&self, list: &mut MoveList) {
         self.generate_inner::<true, false>(0, 0, list)
@@ -189,11 +205,7 @@ impl Position {
         let b = &self.board;
         let us = self.turn;
         let Some(king) = b.general(us) else { return };
-        let guard = if SAFE {
-            self.guard(king)
-        } else {
-            Guard { in_check: self.attacked_after(king, king, king), hot_from: 0, hot_to: 0 }
-        };
+        let guard = if SAFE { self.guard(king) } else { Guard::untested(king, self.attacked_after(king, king, king)) };
         let own = b.by_color(us);
         let enemy = b.by_color(us.other());
         let empty = !b.occupied();
@@ -201,15 +213,7 @@ impl Position {
         let c = us.index();
 
         let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
-            let from_hot = guard.hot_from & bit(from) != 0;
-            for to in squares(targets & to_mask) {
-                if (from_hot || guard.hot_to & bit(to) != 0)
-                    && self.attacked_after(if from == king { to } else { king }, from, to)
-                {
-                    continue;
-                }
-                list.push(Move::new(from, to));
-            }
+            guard.push_safe(from, targets & to_mask, list, |king, from, to| self.attacked_after(king, from, to))
         };
 
         for from in squares(b.pieces(us, PieceKind::Chariot) & from_mask) {
@@ -235,13 +239,7 @@ impl Position {
             emit(from, cannon_targets(b, from, PREY[c]), list);
         }
         for from in squares(b.pieces(us, PieceKind::Horse) & from_mask) {
-            let mut t = 0;
-            for st in HORSE_MOVES[from.index()].as_slice() {
-                if empty & (1u128 << st.block) != 0 {
-                    t |= 1u128 << st.to;
-                }
-            }
-            emit(from, t & allowed, list);
+            emit(from, horse_targets(from.index(), empty) & allowed, list);
         }
         for from in squares(b.pieces(us, PieceKind::Elephant) & from_mask) {
             let mut t = 0;
@@ -273,33 +271,11 @@ impl Position {
 #[inline(always)]
 fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
     let (f, r) = (from.file(), from.rank());
-    let mut t = 0;
-    let base = r as usize * 9;
-    let (v, jumps) = (b.rank_view(from), &RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize]);
-    let mut quiet = 0;
-    for (d, beyond) in jumps.iter().enumerate() {
-        if is_screen(b.code_at(base + v.stops[d] as usize)) {
-            quiet |= beyond;
-            let far = base + v.stops[d + 2] as usize;
-            if prey >> b.code_at(far) & 1 != 0 {
-                t |= 1u128 << far;
-            }
-        }
-    }
-    t |= rank_bits_to_board(quiet, r);
-    let base = f as usize;
-    let (v, jumps) = (b.file_view(from), &FILE_JUMPS[r as usize][b.file_occupancy(f) as usize]);
-    let mut quiet = 0;
-    for (d, beyond) in jumps.iter().enumerate() {
-        if is_screen(b.code_at(base + v.stops[d] as usize)) {
-            quiet |= beyond;
-            let far = base + v.stops[d + 2] as usize;
-            if prey >> b.code_at(far) & 1 != 0 {
-                t |= 1u128 << far;
-            }
-        }
-    }
-    t |= file_bits_to_board(quiet, f);
+    let rank = &RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize];
+    let (rank_quiet, rank_takes) = cannon_line(b, r as usize * 9, b.rank_view(from), rank, prey);
+    let file = &FILE_JUMPS[r as usize][b.file_occupancy(f) as usize];
+    let (file_quiet, file_takes) = cannon_line(b, f as usize, b.file_view(from), file, prey);
+    let mut t = rank_bits_to_board(rank_quiet, r) | file_bits_to_board(file_quiet, f) | rank_takes | file_takes;
     for ray in DIAGONAL_RAYS[from.index()].as_slice() {
         if ray[1] != NO_STOP && is_screen(b.code_at(ray[0] as usize)) {
             let far = b.code_at(ray[1] as usize);
@@ -311,44 +287,21 @@ fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
     t
 }
 
-/// Every piece of `by` that attacks `target`.
-pub(super) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
-    let (f, r) = (target.file(), target.rank());
-    let (rv, fv) = (b.rank_view(target), b.file_view(target));
-    let mut found =
-        (rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f)) & b.pieces(by, PieceKind::Chariot);
-    let cannons = b.pieces(by, PieceKind::Cannon);
-    for (base, v) in [(r as usize * 9, rv), (f as usize, fv)] {
-        for d in 0..2 {
-            let far = base + v.stops[d + 2] as usize;
-            if v.stops[d + 2] != NO_STOP
-                && cannons & (1u128 << far) != 0
-                && is_screen(b.code_at(base + v.stops[d] as usize))
-            {
-                found |= 1u128 << far;
+/// A cannon's moves along one line (a rank from `base` = rank × 9, or a file from
+/// `base` = file), `view` the line's stops from the cannon and `jumps` the points
+/// beyond each first stop: the empty points past a screen as line bits, and the
+/// captures past it (the pieces of `prey`) as a bitboard.
+#[inline(always)]
+fn cannon_line(b: &Board, base: usize, view: &LineView, jumps: &[u16; 2], prey: u16) -> (u16, Bitboard) {
+    let (mut quiet, mut takes) = (0, 0);
+    for (d, beyond) in jumps.iter().enumerate() {
+        if is_screen(b.code_at(base + view.stops[d] as usize)) {
+            quiet |= beyond;
+            let far = base + view.stops[d + 2] as usize;
+            if prey >> b.code_at(far) & 1 != 0 {
+                takes |= 1u128 << far;
             }
         }
     }
-    let chariots = b.pieces(by, PieceKind::Chariot);
-    for ray in DIAGONAL_RAYS[target.index()].as_slice() {
-        let near = b.code_at(ray[0] as usize);
-        found |= chariots & (1u128 << ray[0]);
-        if ray[1] != NO_STOP {
-            let far = 1u128 << ray[1];
-            if (near == 0 && chariots & far != 0) || (is_screen(near) && cannons & far != 0) {
-                found |= far;
-            }
-        }
-    }
-    found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
-    let elephants = b.pieces(by, PieceKind::Elephant);
-    for st in ELEPHANT_ATTACKERS[target.index()].as_slice() {
-        if elephants & (1u128 << st.to) != 0
-            && b.code_at(st.blocks[0] as usize) == 0
-            && b.code_at(st.blocks[1] as usize) == 0
-        {
-            found |= 1u128 << st.to;
-        }
-    }
-    found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn)
+    (quiet, takes)
 }

@@ -41,18 +41,6 @@ const fn on_diagonal(f: i32, r: i32) -> bool {
     }
 }
 
-const fn palace(c: usize) -> Bitboard {
-    let mut set = 0u128;
-    let mut s = 0;
-    while s < 90 {
-        if matches!(palace_of(s % 9, s / 9), Some(p) if p == c) {
-            set |= 1u128 << s;
-        }
-        s += 1;
-    }
-    set
-}
-
 const fn diagonal_points() -> Bitboard {
     let mut set = 0u128;
     let mut s = 0;
@@ -65,8 +53,9 @@ const fn diagonal_points() -> Bitboard {
     set
 }
 
-/// `PALACE[color]`: the nine points of a side's palace (Cho 0, Han 1).
-pub const PALACE: [Bitboard; 2] = [palace(0), palace(1)];
+/// `PALACE[color]`: the nine points of a side's palace (Cho 0, Han 1; the same as
+/// Xiangqi's).
+pub use crate::rules::board::PALACE;
 /// The corners and centres of both palaces: the points the diagonals join.
 pub const DIAGONAL_POINTS: Bitboard = diagonal_points();
 

@@ -140,14 +140,8 @@ pub fn adjudicate_with_handicap(
     events: &[Event],
 ) -> Result<Ruling, AdjudicationError> {
     let mut game = Game::with_handicap(start.clone(), handicap.clone());
-    let mut ruling: Option<Ruling> = judge_position(&game, rules).or_else(|| judge_events(&game, events));
-    game.play_record(moves, |game| {
-        if ruling.is_none() {
-            ruling = judge_position(game, rules).or_else(|| judge_events(game, events));
-        }
-        Ok(())
-    })?;
-    Ok(Ruling::of_record(ruling, moves.len()))
+    let judge = |game: &Game| Ok(judge_position(game, rules).or_else(|| judge_events(game, events)));
+    Ruling::of_replay(&mut game, moves, judge, |_| Ok(()))
 }
 
 /// Judges the game as it stands after its last ply, by the board and its history.

@@ -71,9 +71,10 @@
 //! The repetition rules call this only for the plies of a repeating cycle.
 
 use super::Position;
-use super::movegen::attackers_of;
+use super::Xiangqi;
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PALACE, own_side};
 use crate::rules::board::{Bitboard, bit, squares};
+use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, Move, Piece, PieceKind, Square};
 
 /// Which capture threats count.
@@ -220,7 +221,7 @@ fn protected(p: &Position, m: Move, judge: Judge) -> bool {
 
 /// The pieces that give check to `side`'s general in `p`.
 fn checkers_of(p: &Position, side: Color) -> Bitboard {
-    p.board().general(side).map_or(0, |k| attackers_of(p, k, side.other()))
+    p.board().general(side).map_or(0, |k| Xiangqi::attackers_of(p.board(), k, side.other()))
 }
 
 /// Would the move `r` (the side to move in `q` takes on `r.to()`) leave its general safe?
@@ -236,7 +237,7 @@ fn safe_after(q: &Position, r: Move, ignored: Bitboard) -> bool {
     let Some(king) = after.board().general(side) else {
         return false;
     };
-    let attackers = attackers_of(&after, king, side.other());
+    let attackers = Xiangqi::attackers_of(after.board(), king, side.other());
     if general_moves { attackers == 0 } else { attackers & !ignored == 0 }
 }
 
@@ -247,7 +248,7 @@ fn attackers_to(pos: &Position, target: Square, by: Color) -> Bitboard {
     let c = by.index();
     // `attackers_of` counts the generals' facing as an attack; a general takes only by
     // stepping, added below.
-    let mut found = attackers_of(pos, target, by) & !b.pieces(by, PieceKind::General);
+    let mut found = Xiangqi::attackers_of(pos.board(), target, by) & !b.pieces(by, PieceKind::General);
     if bit(target) & PALACE[c] != 0 {
         found |= ADVISOR_STEPS[c][target.index()] & b.pieces(by, PieceKind::Advisor);
         found |= GENERAL_STEPS[c][target.index()] & b.pieces(by, PieceKind::General);

@@ -7,59 +7,33 @@
 //! aiming at the general; every move when in check. The test itself reads the board as
 //! it would be after the move without changing it.
 
-use super::Position;
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
+use super::{Position, Xiangqi};
 use crate::rules::board::{
-    Bitboard, BoardAfter, FILE_LINES, FILE_MASKS, HORSE_MOVES, RANK_LINES, RANK_MASKS, bit, code, file_bits_to_board,
-    horse_attackers, horse_attacks, horse_legs, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, RANK_LINES, bit, code, file_bits_to_board,
+    horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
 };
-use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
+use crate::rules::board_position::Attacks;
+use crate::rules::types::{Color, MoveList, Piece, PieceKind, Square};
 
-/// Which moves need the king-safety test in the current position.
-struct Guard {
-    king: Square,
-    /// Moving a piece away from one of these points may expose the general.
-    hot_from: Bitboard,
-    /// Moving a piece onto one of these points may give an enemy cannon a screen.
-    hot_to: Bitboard,
-}
-
-impl Position {
-    fn guard(&self, king: Square) -> Guard {
-        let b = &self.board;
-        let them = self.turn.other();
-        if self.attacked_after(king, king, king) {
-            return Guard { king, hot_from: !0, hot_to: !0 };
+impl Attacks for Xiangqi {
+    /// Besides the lines every 9x10 guard watches, the general's file when the enemy
+    /// general stands on it.
+    #[inline]
+    fn widen_guard(pos: &Position, guard: &mut Guard) {
+        let file = FILE_MASKS[guard.king.file() as usize];
+        if pos.board.pieces(pos.turn.other(), PieceKind::General) & file != 0 {
+            guard.hot_from |= file;
         }
-        let (kf, kr) = (king.file() as usize, king.rank() as usize);
-        let chariots = b.pieces(them, PieceKind::Chariot);
-        let cannons = b.pieces(them, PieceKind::Cannon);
-        let general = b.pieces(them, PieceKind::General);
-        let mut hot_from = bit(king);
-        let mut hot_to = 0;
-        if (chariots | cannons) & RANK_MASKS[kr] != 0 {
-            hot_from |= RANK_MASKS[kr];
-        }
-        if (chariots | cannons | general) & FILE_MASKS[kf] != 0 {
-            hot_from |= FILE_MASKS[kf];
-        }
-        if cannons & RANK_MASKS[kr] != 0 {
-            hot_to |= RANK_MASKS[kr];
-        }
-        if cannons & FILE_MASKS[kf] != 0 {
-            hot_to |= FILE_MASKS[kf];
-        }
-        hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
-        Guard { king, hot_from, hot_to }
     }
 
     /// Would the general of the side to move, standing on `king` after the move
     /// `from`-`to`, be attacked or face the enemy general? With `from == to == king` this
     /// asks about the position as it is.
     #[inline]
-    pub(crate) fn attacked_after(&self, king: Square, from: Square, to: Square) -> bool {
-        let b = &self.board;
-        let them = self.turn.other();
+    fn attacked_after(pos: &Position, king: Square, from: Square, to: Square) -> bool {
+        let b = &pos.board;
+        let them = pos.turn.other();
         let (kf, kr) = (king.file(), king.rank());
         let after = BoardAfter::new(b, from, to);
         let (rank_occ, file_occ) = (after.rank_occupancy(kr), after.file_occupancy(kf));
@@ -97,15 +71,23 @@ impl Position {
         PAWN_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
     }
 
-    /// Every enemy piece that attacks the general of the side to move.
-    pub fn checkers(&self) -> Bitboard {
-        let b = &self.board;
-        let Some(king) = b.general(self.turn) else {
-            return 0;
-        };
-        attackers_of(self, king, self.turn.other())
+    /// Every piece of `by` that attacks `target` (the generals' facing included).
+    #[inline]
+    fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
+        let (f, r) = (target.file(), target.rank());
+        let (rv, fv) = (b.rank_view(target), b.file_view(target));
+        let first = rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f);
+        let second = rank_bits_to_board(rv.second, r) | file_bits_to_board(fv.second, f);
+        let mut found = first & b.pieces(by, PieceKind::Chariot);
+        found |= second & b.pieces(by, PieceKind::Cannon);
+        found |= file_bits_to_board(fv.first, f) & b.pieces(by, PieceKind::General);
+        found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
+        found |= PAWN_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn);
+        found
     }
+}
 
+impl Position {
     /// Appends the legal moves (all of them, or captures only) to `list`; with `MASKED`,
     /// only those of the pieces standing on `from` to the points of `to`. (Without, the
     /// masks are not even read, and full generation costs what it did before them.)
@@ -127,15 +109,7 @@ impl Position {
         let c = us.index();
 
         let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
-            let from_hot = guard.hot_from & bit(from) != 0;
-            for to in squares(targets & to_mask) {
-                if (from_hot || guard.hot_to & bit(to) != 0)
-                    && self.attacked_after(king_after(&guard, from, to), from, to)
-                {
-                    continue;
-                }
-                list.push(Move::new(from, to));
-            }
+            guard.push_safe(from, targets & to_mask, list, |king, from, to| self.attacked_after(king, from, to))
         };
 
         for from in squares(b.pieces(us, PieceKind::Chariot) & from_mask) {
@@ -156,13 +130,7 @@ impl Position {
             emit(from, t, list);
         }
         for from in squares(b.pieces(us, PieceKind::Horse) & from_mask) {
-            let mut t = 0;
-            for st in HORSE_MOVES[from.index()].as_slice() {
-                if empty & (1u128 << st.block) != 0 {
-                    t |= 1u128 << st.to;
-                }
-            }
-            emit(from, t & allowed, list);
+            emit(from, horse_targets(from.index(), empty) & allowed, list);
         }
         for from in squares(b.pieces(us, PieceKind::Pawn) & from_mask) {
             emit(from, PAWN_STEPS[c][from.index()] & allowed, list);
@@ -183,24 +151,4 @@ impl Position {
             emit(king, GENERAL_STEPS[c][king.index()] & allowed, list);
         }
     }
-}
-
-#[inline(always)]
-fn king_after(guard: &Guard, from: Square, to: Square) -> Square {
-    if from == guard.king { to } else { guard.king }
-}
-
-/// Every piece of `by` that attacks `target` (the generals' facing included).
-pub(crate) fn attackers_of(pos: &Position, target: Square, by: Color) -> Bitboard {
-    let b = pos.board();
-    let (f, r) = (target.file(), target.rank());
-    let (rv, fv) = (b.rank_view(target), b.file_view(target));
-    let first = rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f);
-    let second = rank_bits_to_board(rv.second, r) | file_bits_to_board(fv.second, f);
-    let mut found = first & b.pieces(by, PieceKind::Chariot);
-    found |= second & b.pieces(by, PieceKind::Cannon);
-    found |= file_bits_to_board(fv.first, f) & b.pieces(by, PieceKind::General);
-    found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
-    found |= PAWN_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn);
-    found
 }

@@ -176,20 +176,8 @@ const fn pawn_starts(c: usize) -> Bitboard {
     bb(0, r) | bb(2, r) | bb(4, r) | bb(6, r) | bb(8, r)
 }
 
-const fn palace(c: usize) -> Bitboard {
-    let mut set = 0u128;
-    let mut s = 0;
-    while s < 90 {
-        if in_palace(c, s % 9, s / 9) {
-            set |= 1u128 << s;
-        }
-        s += 1;
-    }
-    set
-}
-
-/// `PALACE[color]`: the nine points of a palace.
-pub const PALACE: [Bitboard; 2] = [palace(0), palace(1)];
+/// `PALACE[color]`: the nine points of a palace (the same in Janggi).
+pub use crate::rules::board::PALACE;
 /// `ADVISOR_POINTS[color]`: the five points an advisor can stand on.
 pub const ADVISOR_POINTS: [Bitboard; 2] =
     [reachable(&ADVISOR_STEPS_CONST, 0, bb(3, 0) | bb(5, 0)), reachable(&ADVISOR_STEPS_CONST, 1, bb(3, 9) | bb(5, 9))];

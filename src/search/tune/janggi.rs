@@ -69,35 +69,14 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
 mod tests {
     use super::*;
     use crate::rules::types::Color;
-    use crate::rules::types::MoveList;
     use crate::search::tune::read_records_of;
+    use crate::search::tune::texel::tests::assert_features_add_up;
 
     #[test]
     fn the_features_add_up_to_the_evaluation() {
         let weights: Vec<f64> = WEIGHTS.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
-        let mut pos = Position::startpos();
-        let mut checked = 0;
-        for i in 0..200 {
-            let mut data = DataSet::default();
-            data.push_features(&janggi_features(&pos), 0.5);
-            let for_cho = if pos.turn() == Color::Red { 1 } else { -1 };
-            let engine = (for_cho * janggi_eval::evaluate(&pos)) as f64;
-            // The engine divides once by the phase, rounding toward zero.
-            assert!(
-                (data.evaluation(0, &weights) - engine).abs() < 1.0,
-                "ply {i}: {} vs {engine}",
-                data.evaluation(0, &weights)
-            );
-            checked += 1;
-            let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
-            if list.is_empty() {
-                break;
-            }
-            let mv = list.as_slice()[(i * 7 + 3) % list.len()];
-            pos.play_unchecked(mv);
-        }
-        assert!(checked > 50);
+        let push = |d: &mut DataSet, p: &Position| d.push_features(&janggi_features(p), 0.5);
+        assert_features_add_up(Position::startpos(), 200, &weights, push, janggi_eval::evaluate);
     }
 
     #[test]

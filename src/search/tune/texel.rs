@@ -280,9 +280,10 @@ pub fn weights_text(header: &str, sections: Vec<(String, usize, usize, usize)>, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::rules::types::MoveList;
+    use crate::rules::BoardPosition;
+    use crate::rules::types::{Color, MoveList};
     use crate::search::eval::WEIGHTS;
 
     fn tiny() -> DataSet {
@@ -362,22 +363,25 @@ mod tests {
         assert!((k - 3f64.ln() / 100.0).abs() < 1e-6, "{k}");
     }
 
-    #[test]
-    fn the_features_add_up_to_the_evaluation() {
-        let weights: Vec<f64> = WEIGHTS.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
-        let mut pos = Position::startpos();
+    /// Along one line of `plies` moves from `pos` (played as long as there is a move),
+    /// the features `push` writes for each position, weighted by `weights` (mid- and
+    /// end-game weight of each term), add up to `evaluate`'s score for the side to move
+    /// to within the rounding of the engine's one division by the phase.
+    pub(in crate::search::tune) fn assert_features_add_up<P: BoardPosition + std::fmt::Debug>(
+        mut pos: P,
+        plies: usize,
+        weights: &[f64],
+        push: impl Fn(&mut DataSet, &P),
+        evaluate: impl Fn(&P) -> i32,
+    ) {
         let mut checked = 0;
-        for i in 0..160 {
+        for i in 0..plies {
             let mut data = DataSet::default();
-            data.push(&pos, 0.5);
-            let for_red = if pos.turn() == crate::rules::types::Color::Red { 1 } else { -1 };
-            let engine = (for_red * eval::evaluate(&pos)) as f64;
-            // The engine divides once by the phase, rounding toward zero.
-            assert!(
-                (data.evaluation(0, &weights) - engine).abs() < 1.0,
-                "ply {i}: {}",
-                crate::notation::fen::format(&pos.to_setup())
-            );
+            push(&mut data, &pos);
+            let for_red = if pos.turn() == Color::Red { 1 } else { -1 };
+            let engine = (for_red * evaluate(&pos)) as f64;
+            let features = data.evaluation(0, weights);
+            assert!((features - engine).abs() < 1.0, "ply {i}: {features} vs {engine} in {pos:?}");
             checked += 1;
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);
@@ -388,6 +392,12 @@ mod tests {
             pos.play_unchecked(mv);
         }
         assert!(checked > 50);
+    }
+
+    #[test]
+    fn the_features_add_up_to_the_evaluation() {
+        let weights: Vec<f64> = WEIGHTS.iter().flat_map(|w| [w[0] as f64, w[1] as f64]).collect();
+        assert_features_add_up(Position::startpos(), 160, &weights, |d, p| d.push(p, 0.5), eval::evaluate);
     }
 
     #[test]

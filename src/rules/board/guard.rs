@@ -1,0 +1,79 @@
+//! Which moves of a 9x10 position need the general-safety test, and the filter that
+//! runs it only on those. Both variants' move generators build a [`Guard`] once per
+//! generation: [`Guard::lines`] holds what they share (the general's rank and file
+//! where an enemy chariot or cannon stands on it, the legs of enemy horses aiming at
+//! the general), and each variant adds its own lines (Xiangqi's facing generals,
+//! Janggi's palace diagonals and elephants).
+
+use super::leapers::horse_legs;
+use super::lines::{FILE_MASKS, RANK_MASKS, bit, squares};
+use super::{Bitboard, Board};
+use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
+
+/// Which moves need the general-safety test in the current position.
+pub struct Guard {
+    /// Where the general of the side to move stands.
+    pub king: Square,
+    /// Is that general attacked now?
+    pub in_check: bool,
+    /// Moving a piece away from one of these points may expose the general.
+    pub hot_from: Bitboard,
+    /// Moving a piece onto one of these points may give an enemy cannon a screen.
+    pub hot_to: Bitboard,
+}
+
+impl Guard {
+    /// In check: every move is tested.
+    #[inline]
+    pub fn in_check(king: Square) -> Guard {
+        Guard { king, in_check: true, hot_from: !0, hot_to: !0 }
+    }
+
+    /// No move is tested (pseudo-legal generation); `in_check` as it is.
+    #[inline]
+    pub fn untested(king: Square, in_check: bool) -> Guard {
+        Guard { king, in_check, hot_from: 0, hot_to: 0 }
+    }
+
+    /// Not in check: the general's own point, its rank and file where an enemy
+    /// (`them`) chariot or cannon stands on them (and, for the cannon, onto them: a new
+    /// screen), and the legs of the enemy horses aiming at it.
+    #[inline]
+    pub fn lines(b: &Board, king: Square, them: Color) -> Guard {
+        let chariots = b.pieces(them, PieceKind::Chariot);
+        let cannons = b.pieces(them, PieceKind::Cannon);
+        let mut hot_from = bit(king);
+        let mut hot_to = 0;
+        for line in [RANK_MASKS[king.rank() as usize], FILE_MASKS[king.file() as usize]] {
+            if (chariots | cannons) & line != 0 {
+                hot_from |= line;
+            }
+            if cannons & line != 0 {
+                hot_to |= line;
+            }
+        }
+        hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
+        Guard { king, in_check: false, hot_from, hot_to }
+    }
+
+    /// Appends the moves from `from` to each point of `targets` to `list`, less those
+    /// the test `attacked_after(general's point after the move, from, to)` refuses; it
+    /// is asked only for the moves this guard marks.
+    #[inline(always)]
+    pub fn push_safe(
+        &self,
+        from: Square,
+        targets: Bitboard,
+        list: &mut MoveList,
+        attacked_after: impl Fn(Square, Square, Square) -> bool,
+    ) {
+        let from_hot = self.hot_from & bit(from) != 0;
+        for to in squares(targets) {
+            let king = if from == self.king { to } else { self.king };
+            if (from_hot || self.hot_to & bit(to) != 0) && attacked_after(king, from, to) {
+                continue;
+            }
+            list.push(Move::new(from, to));
+        }
+    }
+}
