@@ -311,8 +311,9 @@ fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
     t
 }
 
-/// Every piece of `by` that attacks `target`.
-pub(super) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
+/// Every piece of `by` that attacks `target`, but the general and guards (which never
+/// give check).
+pub(crate) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
     let (f, r) = (target.file(), target.rank());
     let (rv, fv) = (b.rank_view(target), b.file_view(target));
     let mut found =
