@@ -311,6 +311,12 @@ fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
     t
 }
 
+/// The points a cannon of `color` on `from` attacks: the empty points beyond a screen
+/// and the enemy piece (not a cannon) it could take.
+pub(crate) fn cannon_attacks(b: &Board, from: Square, color: Color) -> Bitboard {
+    cannon_targets(b, from, PREY[color.index()])
+}
+
 /// Every piece of `by` that attacks `target`, but the general and guards (which never
 /// give check).
 pub(crate) fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard {
