@@ -7,7 +7,8 @@
 //! material by piece kind, placement of each kind on each point, chariot mobility
 //! (points reached on its rank and file), horse and elephant mobility (moves whose path
 //! is free), a missing guard charged per enemy chariot, horse, cannon and soldier in
-//! the own half, and the side to move.
+//! the own half, the side to move, and the enemy pieces that attack the own palace (by
+//! kind, and how many at once).
 //!
 //! Material and placement are kept incrementally move by move ([`Material`]; a pass
 //! changes nothing but the side); the other terms are counted by [`positional_terms`].
@@ -17,9 +18,9 @@
 pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::TermSink;
 use super::terms::{WeightedSum, attackers, chariot_reach, horse_freedom};
-use crate::rules::board::squares;
-use crate::rules::janggi::Position;
-use crate::rules::janggi::tables::ELEPHANT_MOVES;
+use crate::rules::board::{Bitboard, Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::janggi::tables::{ELEPHANT_MOVES, PALACE, SOLDIER_STEPS};
+use crate::rules::janggi::{Position, cannon_attacks};
 use crate::rules::types::{Color, Move, PieceKind};
 
 /// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
@@ -38,8 +39,14 @@ pub const ELEPHANT_MOBILITY: usize = HORSE_MOBILITY + 1;
 pub const MISSING_GUARD: usize = ELEPHANT_MOBILITY + 1;
 /// The side to move.
 pub const TEMPO: usize = MISSING_GUARD + 4;
+/// An enemy piece that attacks a point of the own palace, per kind: chariot, cannon,
+/// horse, elephant, soldier (five terms).
+pub const PALACE_ATTACKER: usize = TEMPO + 1;
+/// Two, three, and four or more enemy pieces attacking the own palace (three terms,
+/// one of which counts): an attack grows faster than its pieces.
+pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 5;
 /// The number of terms.
-pub const TERMS: usize = TEMPO + 1;
+pub const TERMS: usize = PALACE_PRESSURE + 3;
 
 /// Phase weight of each kind (attacking pieces only).
 const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
@@ -177,12 +184,69 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         }
     }
     sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let attackers = palace_attackers(b, color.other(), PALACE[color.index()]);
+        for (kind, &count) in attackers.iter().enumerate() {
+            sink.add(PALACE_ATTACKER + kind, sign * count);
+        }
+        let total: i32 = attackers.iter().sum();
+        if total >= 2 {
+            sink.add(PALACE_PRESSURE + (total.min(4) - 2) as usize, sign);
+        }
+    }
+}
+
+/// The pieces of `by` that attack a point of `palace`, by kind: chariots (along
+/// ranks and files), cannons, horses, elephants and soldiers.
+#[inline(always)]
+pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 5] {
+    let mut out = [0; 5];
+    for sq in squares(b.pieces(by, PieceKind::Chariot)) {
+        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+        let reach =
+            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
+        out[0] += (reach & palace != 0) as i32;
+    }
+    for sq in squares(b.pieces(by, PieceKind::Cannon)) {
+        out[1] += (cannon_attacks(b, sq, by) & palace != 0) as i32;
+    }
+    for sq in squares(b.pieces(by, PieceKind::Horse)) {
+        let mut hits = HORSE_MOVES[sq.index()].as_slice().iter();
+        out[2] += hits.any(|st| palace & bit_at(st.to) != 0 && b.code_at(st.block as usize) == 0) as i32;
+    }
+    for sq in squares(b.pieces(by, PieceKind::Elephant)) {
+        let mut hits = ELEPHANT_MOVES[sq.index()].as_slice().iter();
+        out[3] += hits
+            .any(|st| palace & bit_at(st.to) != 0 && st.blocks.iter().all(|&block| b.code_at(block as usize) == 0))
+            as i32;
+    }
+    for sq in squares(b.pieces(by, PieceKind::Pawn)) {
+        out[4] += (SOLDIER_STEPS[by.index()][sq.index()] & palace != 0) as i32;
+    }
+    out
+}
+
+/// The bitboard of the point with index `i`.
+#[inline(always)]
+fn bit_at(i: u8) -> Bitboard {
+    1u128 << i
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::types::MoveList;
+
+    /// Records the terms counted, in order.
+    #[derive(Default)]
+    struct Counts(Vec<(usize, i32)>);
+
+    impl TermSink for Counts {
+        fn add(&mut self, term: usize, count: i32) {
+            self.0.push((term, count));
+        }
+    }
 
     #[test]
     fn incremental_material_matches_from_scratch() {
@@ -204,13 +268,6 @@ mod tests {
 
     #[test]
     fn the_start_counts_each_side_s_mobility_alike() {
-        #[derive(Default)]
-        struct Counts(Vec<(usize, i32)>);
-        impl TermSink for Counts {
-            fn add(&mut self, term: usize, count: i32) {
-                self.0.push((term, count));
-            }
-        }
         let mut counts = Counts::default();
         positional_terms(&Position::startpos(), &mut counts);
         // Cho's two horses on b0 and h0 each have two moves with free legs (to a2/c2
@@ -218,5 +275,38 @@ mod tests {
         assert!(counts.0.contains(&(HORSE_MOBILITY, 4)), "{:?}", counts.0);
         assert!(counts.0.contains(&(HORSE_MOBILITY, -4)), "{:?}", counts.0);
         assert_eq!(counts.0.iter().filter(|(t, _)| *t == CHARIOT_MOBILITY).map(|(_, c)| c).sum::<i32>(), 0);
+    }
+
+    /// Han's pieces attacking Cho's palace in the Janggi position `fen_text`.
+    fn attacking_cho(fen_text: &str) -> [i32; 5] {
+        let pos = crate::notation::fen::janggi(fen_text).unwrap();
+        palace_attackers(pos.board(), Color::Black, PALACE[Color::Red.index()])
+    }
+
+    #[test]
+    fn palace_attackers_need_a_free_way_in() {
+        assert_eq!(attacking_cho("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1"), [0; 5]);
+        // A chariot on the open e-file; blocked by a soldier on e4, where a cannon
+        // jumps it instead.
+        assert_eq!(attacking_cho("4k4/9/9/9/4r4/9/9/9/9/3K5 w - - 0 1"), [1, 0, 0, 0, 0]);
+        assert_eq!(attacking_cho("4k4/9/9/9/4r4/4P4/9/9/9/3K5 w - - 0 1"), [0; 5]);
+        assert_eq!(attacking_cho("4k4/9/9/9/4c4/4P4/9/9/9/3K5 w - - 0 1"), [0, 1, 0, 0, 0]);
+        // A horse on d4 reaches e2 over its leg d3, unless a piece stands there.
+        assert_eq!(attacking_cho("4k4/9/9/9/9/3n5/9/9/9/4K4 w - - 0 1"), [0, 0, 1, 0, 0]);
+        assert_eq!(attacking_cho("4k4/9/9/9/9/3n5/3P5/9/9/4K4 w - - 0 1"), [0; 5]);
+        // A soldier on e3 steps into the palace.
+        assert_eq!(attacking_cho("4k4/9/9/9/9/9/4p4/9/9/3K5 w - - 0 1"), [0, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn two_attackers_press_the_palace() {
+        let mut counts = Counts::default();
+        let pos = crate::notation::fen::janggi("4k4/9/9/9/3r5/9/4p4/9/9/5K3 w - - 0 1").unwrap();
+        positional_terms(&pos, &mut counts);
+        // Counted for Cho, whose palace is attacked: a chariot, a soldier, two at once.
+        assert!(counts.0.contains(&(PALACE_ATTACKER, 1)), "{:?}", counts.0);
+        assert!(counts.0.contains(&(PALACE_ATTACKER + 4, 1)), "{:?}", counts.0);
+        assert!(counts.0.contains(&(PALACE_PRESSURE, 1)), "{:?}", counts.0);
+        assert!(!counts.0.iter().any(|&(t, _)| t == PALACE_PRESSURE + 1 || t == PALACE_PRESSURE + 2));
     }
 }

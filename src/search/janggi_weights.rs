@@ -87,13 +87,17 @@ pub const WEIGHTS: [[i32; 2]; TERMS] = [
     [20, 20], [25, 25], [35, 35], [60, 60], [70, 70], [60, 60], [35, 35], [25, 25], [20, 20],
     [0, 0], [10, 10], [20, 20], [40, 40], [50, 50], [40, 40], [20, 20], [10, 10], [0, 0],
     // chariot mobility, per point it reaches on its rank and file
-    [0, 0],
+    [6, 8],
     // horse mobility, per move its leg leaves free
-    [0, 0],
+    [8, 8],
     // elephant mobility, per move its path leaves free
-    [0, 0],
+    [3, 3],
     // a missing guard, per enemy chariot, horse, cannon, soldier in the own half
     [0, 0], [0, 0], [0, 0], [0, 0],
     // the side to move
     [0, 0],
+    // an enemy piece attacking the own palace: chariot, cannon, horse, elephant, soldier
+    [-30, -20], [-25, -15], [-25, -15], [-10, -5], [-20, -15],
+    // two, three, four or more enemy pieces attacking the own palace
+    [-30, -15], [-90, -45], [-200, -100],
 ];

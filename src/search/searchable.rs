@@ -4,6 +4,8 @@
 use super::{eval, janggi_eval, see};
 use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::repetition::CyclePly;
+#[cfg(doc)]
+use crate::rules::types::PieceKind;
 use crate::rules::types::{Color, Move, Piece};
 use crate::rules::{BoardPosition, janggi, xiangqi};
 
@@ -17,6 +19,9 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     type Rules: Copy + Send + Sync + Default;
     /// Mixed into every key so that variants never share table entries.
     const SALT: u64;
+    /// The exchange value of each piece kind, by [`PieceKind::index`]: what taking it
+    /// may gain at most (quiescence's delta pruning).
+    const EXCHANGE_VALUES: [i32; 7] = see::SEE_VALUE;
 
     /// The side that loses a repetition cycle under `rules`, if one does: `plies` were
     /// played from `self`, which stands at both ends of the cycle.
@@ -146,6 +151,7 @@ impl Searchable for janggi::Position {
     type Material = janggi_eval::Material;
     type Rules = janggi::adjudicate::RuleSet;
     const SALT: u64 = 0x4A41_4E47_4749_3031;
+    const EXCHANGE_VALUES: [i32; 7] = see::JANGGI_SEE_VALUE;
 
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
         janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
@@ -183,5 +189,9 @@ impl Searchable for janggi::Position {
     #[inline(always)]
     fn evaluate(&self, material: janggi_eval::Material) -> i32 {
         janggi_eval::evaluate_with(self, material)
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see::janggi_see_ge(janggi::Position::board(self), m, threshold)
     }
 }

@@ -22,6 +22,8 @@ pub mod adjudicate;
 mod movegen;
 pub mod tables;
 
+pub(crate) use movegen::cannon_attacks;
+
 /// A Janggi game record: start position, moves (passes included), current position.
 pub type Game = crate::rules::game::Game<Position>;
 /// One ply of a Janggi game.

@@ -287,6 +287,12 @@ fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
     t
 }
 
+/// The points a cannon of `color` on `from` attacks: the empty points beyond a screen
+/// and the enemy piece (not a cannon) it could take.
+pub(crate) fn cannon_attacks(b: &Board, from: Square, color: Color) -> Bitboard {
+    cannon_targets(b, from, PREY[color.index()])
+}
+
 /// A cannon's moves along one line (a rank from `base` = rank × 9, or a file from
 /// `base` = file), `view` the line's stops from the cannon and `jumps` the points
 /// beyond each first stop: the empty points past a screen as line bits, and the

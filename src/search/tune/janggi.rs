@@ -55,6 +55,13 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
         4,
     ));
     sections.push(("the side to move".into(), TEMPO, 1, 1));
+    sections.push((
+        "an enemy piece attacking the own palace: chariot, cannon, horse, elephant, soldier".into(),
+        PALACE_ATTACKER,
+        5,
+        5,
+    ));
+    sections.push(("two, three, four or more enemy pieces attacking the own palace".into(), PALACE_PRESSURE, 3, 3));
     let header = "//! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi` (README,\n\
          //! \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\

@@ -5,7 +5,6 @@ use super::movepick::{MovePicker, Pick};
 use super::ordering::{lmp_limit, reduction};
 use super::*;
 use crate::rules::types::PieceKind;
-use crate::search::see;
 use crate::search::tt::Bound;
 
 impl<P: Searchable> Worker<'_, P> {
@@ -361,7 +360,7 @@ impl<P: Searchable> Worker<'_, P> {
         let mut picker = MovePicker::new(tt_move, [None; 3], !in_check, !in_check && QS_PRUNING);
         while let Some((m, _)) = self.next_move(&mut picker, ply) {
             if !in_check && QS_PRUNING {
-                let victim = self.pos.captured(m).map_or(0, |p| see::SEE_VALUE[p.kind().index()]);
+                let victim = self.pos.captured(m).map_or(0, |p| P::EXCHANGE_VALUES[p.kind().index()]);
                 // Delta pruning: even the victim and a margin cannot lift alpha.
                 if stand + victim + QS_DELTA <= alpha {
                     continue;
