@@ -122,15 +122,30 @@ impl TranspositionTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
     }
 
-    /// The entry stored for `key`, if any.
+    /// The entry stored for `key`, if any; counted in the hit rate.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.probes.fetch_add(1, Ordering::Relaxed);
+        let entry = self.peek(key);
+        self.count_probes(1, entry.is_some() as u64);
+        entry
+    }
+
+    /// Adds probes made by [`TranspositionTable::peek`] to the hit rate: `probes` of them,
+    /// `hits` of which found their key. A search thread counts its own and adds them now
+    /// and then, so that no probe writes to memory every thread shares.
+    pub fn count_probes(&self, probes: u64, hits: u64) {
+        self.probes.fetch_add(probes, Ordering::Relaxed);
+        self.hits.fetch_add(hits, Ordering::Relaxed);
+    }
+
+    /// The entry stored for `key`, if any, not counted in the hit rate (see
+    /// [`TranspositionTable::count_probes`]).
+    #[inline]
+    pub fn peek(&self, key: u64) -> Option<Entry> {
         let base = self.bucket(key);
         for slot in &self.slots[base..base + BUCKET] {
             let data = slot.data.load(Ordering::Relaxed);
             if data != 0 && slot.check.load(Ordering::Relaxed) ^ data == key {
-                self.hits.fetch_add(1, Ordering::Relaxed);
                 let bound = match (data >> 56) & 3 {
                     1 => Bound::Exact,
                     2 => Bound::Lower,

@@ -9,6 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::time::Pacer;
+use super::tt::Entry;
 use super::types::{INFINITY, MATE, MATE_BOUND, MAX_PLY, RULED_WIN, clamp16, from_tt, internal, to_tt};
 use super::{Line, Outcome, Params, Report, Score, SearchGame, Searchable, Shared, StopReason};
 use crate::rules::repetition::CyclePly;
@@ -67,6 +68,9 @@ pub(super) struct Worker<'a, P: Searchable> {
     id: usize,
     nodes: u64,
     flushed: u64,
+    /// Table probes and hits not yet added to the table's hit rate.
+    probes: u64,
+    hits: u64,
     stopped: bool,
     seldepth: usize,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -128,6 +132,8 @@ impl<'a, P: Searchable> Worker<'a, P> {
             id,
             nodes: 0,
             flushed: 0,
+            probes: 0,
+            hits: 0,
             stopped: false,
             seldepth: 0,
             killers: [[None; 2]; MAX_PLY + 2],
@@ -284,9 +290,21 @@ impl<'a, P: Searchable> Worker<'a, P> {
         self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
     }
 
+    /// Publishes the nodes counted since the last flush, and the table probes.
     fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+        self.shared.tt.count_probes(self.probes, self.hits);
+        (self.probes, self.hits) = (0, 0);
+    }
+
+    /// The table's entry for `key`, counted for the hit rate at the next flush.
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        let entry = self.shared.tt.peek(key);
+        self.probes += 1;
+        self.hits += entry.is_some() as u64;
+        entry
     }
 
     /// Counts a node; false when the search must stop.

@@ -204,6 +204,37 @@ fn hit_rate_counts_probes_that_found_their_key() {
 }
 
 #[test]
+fn a_peek_counts_only_when_its_probes_are_added() {
+    let tt = TranspositionTable::new(1);
+    let key = key_in(&tt, 7, 1);
+    let e = entry(Some(mv(0, 9)), 5, 6, 3, Bound::Lower);
+    store(&tt, key, e);
+    assert_eq!(tt.peek(key), Some(e));
+    assert_eq!(tt.peek(key + 1), None);
+    assert_eq!(tt.hit_rate(), 0.0, "peeks are not counted by themselves");
+    tt.count_probes(4, 1);
+    assert_eq!(tt.hit_rate(), 0.25);
+    assert!(tt.probe(key).is_some());
+    assert_eq!(tt.hit_rate(), 0.4, "2 hits in 5 probes");
+}
+
+#[test]
+fn a_search_adds_its_probes_to_the_hit_rate() {
+    use std::sync::atomic::AtomicBool;
+
+    use chuhe::rules::xiangqi::Game;
+    use chuhe::search::{Limits, Params, search};
+
+    let tt = TranspositionTable::new(1);
+    let game = Game::new(chuhe::notation::fen::xiangqi("startpos").unwrap());
+    let params = Params { limits: Limits { depth: Some(7), ..Limits::default() }, ..Params::default() };
+    search(&game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {});
+    // Iterative deepening finds the earlier depths' entries again.
+    let rate = tt.hit_rate();
+    assert!(rate > 0.0 && rate < 1.0, "{rate}");
+}
+
+#[test]
 fn hashfull_counts_this_search_entries_among_the_first_thousand_slots() {
     let tt = TranspositionTable::new(1);
     assert_eq!(tt.hashfull(), 0);

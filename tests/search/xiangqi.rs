@@ -145,6 +145,23 @@ fn a_fixed_node_search_is_deterministic() {
 }
 
 #[test]
+fn a_fixed_depth_search_visits_a_known_number_of_nodes() {
+    // The search's signature: one thread, a fresh 16 MiB table, a fixed depth. A change
+    // made for speed alone keeps these counts; a change to what the search prunes,
+    // reduces, extends or evaluates changes them, and is kept only when it wins at
+    // fixed nodes, with the new counts written here.
+    let mut opening = game("startpos");
+    for m in ["h2e2", "h9g7"] {
+        opening.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    let middlegame = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
+    for (g, d, nodes) in [(&opening, 11, 52_770), (&middlegame, 10, 25_738)] {
+        let outcome = run(g, depth(d), &TranspositionTable::new(16));
+        assert_eq!(outcome.report.nodes, nodes, "depth {d}");
+    }
+}
+
+#[test]
 fn time_limit_overrun_is_bounded() {
     let g = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
     for ms in [20u64, 150] {

@@ -49,7 +49,7 @@ impl<P: Searchable> Worker<'_, P> {
         let excluded = self.excluded[ply];
         let key = self.pos.key() ^ P::SALT;
         // A search that leaves a move out is not the position's search: no table.
-        let entry = if excluded.is_some() { None } else { self.shared.tt.probe(key) };
+        let entry = if excluded.is_some() { None } else { self.probe(key) };
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry
             && !pv_node
@@ -332,7 +332,7 @@ impl<P: Searchable> Worker<'_, P> {
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key() ^ P::SALT;
-        let entry = self.shared.tt.probe(key);
+        let entry = self.probe(key);
         if let Some(e) = entry
             && !pv_node
         {
