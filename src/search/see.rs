@@ -6,7 +6,7 @@
 //! vanish as pieces come and go are seen as they are; pins and the generals' facing are
 //! not, which makes the answer an estimate. A general takes last, and only when no
 //! attacker is left to take it back. The two games share the exchange
-//! ([`exchange_ge`]); they differ in their values and in who attacks a point.
+//! (`exchange_ge`); they differ in their values and in who attacks a point.
 
 use crate::rules::board::{Bitboard, Board, HORSE_ATTACKERS, bit, file_bits_to_board, rank_bits_to_board};
 use crate::rules::board_position::Attacks;
@@ -108,7 +108,8 @@ pub fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
 /// where a cannon stands on `target` (a cannon never takes a cannon).
 fn janggi_least_valuable(b: &Board, target: Square, by: Color) -> Option<(Square, PieceKind)> {
     let palace_pieces = b.pieces(by, PieceKind::General) | b.pieces(by, PieceKind::Advisor);
-    let mut all = <janggi::Janggi as Attacks>::attackers_of(b, target, by) | (PALACE_STEPS[target.index()] & palace_pieces);
+    let mut all =
+        <janggi::Janggi as Attacks>::attackers_of(b, target, by) | (PALACE_STEPS[target.index()] & palace_pieces);
     if b.piece_at(target).is_some_and(|p| p.kind() == PieceKind::Cannon) {
         all &= !b.pieces(by, PieceKind::Cannon);
     }

@@ -2,7 +2,7 @@
 //! `authorization: Bearer <key>`, finds the key's tenant by the SHA-256 hash of the
 //! key (the server keeps no keys, only their hashes, compared in constant time), and
 //! holds the tenant to its quotas: calls at once, calls per second, searches at once
-//! and search milliseconds per minute ([`super::quota`]). A call without a valid key
+//! and search milliseconds per minute ([`crate::service::quota`]). A call without a valid key
 //! is UNAUTHENTICATED; one over its tenant's quota RESOURCE_EXHAUSTED with a
 //! `google.rpc.QuotaFailure` (the quota) and a `google.rpc.RetryInfo` (when to try
 //! again), held back for as long as it would have waited in line for the quota.
