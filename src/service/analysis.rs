@@ -25,7 +25,7 @@ fn client_timeout<T>(req: &Request<T>) -> Option<Deadline> {
     if let Some(d) = req.extensions().get::<Deadline>() {
         return Some(*d);
     }
-    let timeout = super::middleware::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)?;
+    let timeout = super::grpc_headers::parse_grpc_timeout(req.metadata().get("grpc-timeout")?.to_str().ok()?)?;
     Some(Deadline::from_now(timeout))
 }
 

@@ -306,7 +306,7 @@ where
                 let tenant_label = name.to_string();
                 metrics::counter!("chuhe_tenant_refusals_total", "tenant" => tenant_label.clone(), "quota" => refusal.quota)
                     .increment(1);
-                let timeout = super::middleware::client_timeout(&req);
+                let timeout = super::grpc_headers::client_timeout(&req);
                 let place = req.extensions().get::<CallPlace>().cloned();
                 super::unread::discard(req.into_body());
                 let Some((hold, slot)) = tenant.quotas.hold(&refusal, self.longest_hold, timeout) else {

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use http::{HeaderMap, HeaderValue, Request, Response};
+use http::{HeaderMap, Request, Response};
 use http_body::Frame;
 use http_body_util::BodyExt;
 use metrics::{Counter, Histogram};
@@ -41,6 +41,7 @@ use tracing::Instrument;
 
 use super::auth::Tenant;
 use super::connections::{ActiveCall, ConnectionActivity};
+use super::grpc_headers::{client_timeout, code_name, status_of};
 use crate::engine::Deadline;
 
 /// Where the API key layer (inside this one) names a call's tenant, for its audit line.
@@ -490,102 +491,6 @@ impl ObservedBody {
     }
 }
 
-/// The `grpc-status` of headers or trailers, first given the code the gRPC convention
-/// names for what the framework rejects: a message over the size limit is
-/// RESOURCE_EXHAUSTED (the framework says OUT_OF_RANGE), a message that does not decode
-/// or a malformed frame is INVALID_ARGUMENT (the framework says INTERNAL).
-fn status_of(headers: &mut HeaderMap) -> Option<tonic::Code> {
-    let code = tonic::Code::from_bytes(headers.get("grpc-status")?.as_bytes());
-    let message = headers.get("grpc-message").map_or_else(Vec::new, |m| percent_decoded(m.as_bytes()));
-    let public = public_code(code, &message);
-    if public != code {
-        headers.insert("grpc-status", HeaderValue::from(public as i32));
-    }
-    Some(public)
-}
-
-/// The bytes of a percent-encoded `grpc-message` (a bad escape is kept as it is).
-fn percent_decoded(encoded: &[u8]) -> Vec<u8> {
-    let hex = |b: u8| (b as char).to_digit(16);
-    let mut out = Vec::with_capacity(encoded.len());
-    let mut i = 0;
-    while i < encoded.len() {
-        if encoded[i] == b'%'
-            && let Some(&[h, l]) = encoded.get(i + 1..i + 3)
-            && let (Some(h), Some(l)) = (hex(h), hex(l))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(encoded[i]);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// The code the gRPC convention names for what the framework rejects: a message over
-/// the size limit is RESOURCE_EXHAUSTED (the framework says OUT_OF_RANGE), a message
-/// that does not decode or a malformed frame is INVALID_ARGUMENT (it says INTERNAL).
-pub fn public_code(code: tonic::Code, message: &[u8]) -> tonic::Code {
-    const TOO_LARGE: &[&[u8]] =
-        &[b"Error, decoded message length too large", b"Error, encoded message length too large"];
-    const MALFORMED: &[&[u8]] = &[
-        b"failed to decode Protobuf message",
-        b"protocol error: received message with invalid compression flag",
-        b"Unexpected EOF decoding stream",
-    ];
-    match code {
-        tonic::Code::OutOfRange if TOO_LARGE.iter().any(|p| message.starts_with(p)) => tonic::Code::ResourceExhausted,
-        tonic::Code::Internal if MALFORMED.iter().any(|p| message.starts_with(p)) => tonic::Code::InvalidArgument,
-        _ => code,
-    }
-}
-
-/// The `grpc-timeout` header of a request.
-pub(super) fn client_timeout<B>(req: &Request<B>) -> Option<Duration> {
-    parse_grpc_timeout(req.headers().get("grpc-timeout")?.to_str().ok()?)
-}
-
-/// A `grpc-timeout` value: `<digits><unit>`, unit H M S m u n.
-pub fn parse_grpc_timeout(v: &str) -> Option<Duration> {
-    let (digits, unit) = v.split_at(v.len().checked_sub(1)?);
-    let n: u64 = digits.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(n.saturating_mul(3600)),
-        "M" => Duration::from_secs(n.saturating_mul(60)),
-        "S" => Duration::from_secs(n),
-        "m" => Duration::from_millis(n),
-        "u" => Duration::from_micros(n),
-        "n" => Duration::from_nanos(n),
-        _ => return None,
-    })
-}
-
-/// Code names as the Go interceptors write them (`OK`, `InvalidArgument`, ...).
-fn code_name(code: tonic::Code) -> &'static str {
-    use tonic::Code::*;
-    match code {
-        Ok => "OK",
-        Cancelled => "Canceled",
-        Unknown => "Unknown",
-        InvalidArgument => "InvalidArgument",
-        DeadlineExceeded => "DeadlineExceeded",
-        NotFound => "NotFound",
-        AlreadyExists => "AlreadyExists",
-        PermissionDenied => "PermissionDenied",
-        ResourceExhausted => "ResourceExhausted",
-        FailedPrecondition => "FailedPrecondition",
-        Aborted => "Aborted",
-        OutOfRange => "OutOfRange",
-        Unimplemented => "Unimplemented",
-        Internal => "Internal",
-        Unavailable => "Unavailable",
-        DataLoss => "DataLoss",
-        Unauthenticated => "Unauthenticated",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,17 +503,5 @@ mod tests {
         assert!(stream.server_streaming);
         assert!(methods.iter().any(|m| m.method == "ListLegalMoves" && !m.server_streaming));
         assert!(methods_of(b"\xff not a descriptor").is_empty());
-    }
-
-    #[test]
-    fn framework_codes_follow_the_convention() {
-        use tonic::Code::*;
-        let too_large = b"Error, decoded message length too large: found 9 bytes, the limit is: 4 bytes";
-        assert_eq!(public_code(OutOfRange, too_large), ResourceExhausted);
-        assert_eq!(public_code(Internal, b"failed to decode Protobuf message: invalid wire type"), InvalidArgument);
-        assert_eq!(public_code(Internal, b"Unexpected EOF decoding stream."), InvalidArgument);
-        assert_eq!(public_code(Internal, b"validation task failed"), Internal);
-        assert_eq!(public_code(OutOfRange, b"ply 12 is past the end"), OutOfRange);
-        assert_eq!(percent_decoded(b"Error,%20decoded%2"), b"Error, decoded%2");
     }
 }

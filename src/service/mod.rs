@@ -6,7 +6,7 @@
 
 /// AnalysisService over tonic.
 pub mod analysis;
-/// API keys, tenants and their quotas.
+/// API keys and tenants.
 pub mod auth;
 mod blocking;
 mod codec;
@@ -15,6 +15,7 @@ mod connection;
 pub mod connections;
 /// The API's errors as gRPC statuses.
 pub mod errors;
+mod grpc_headers;
 /// The API keys file, read again when it changes.
 pub mod keys_file;
 /// Admission, deadlines, metrics and the audit line of every call.
