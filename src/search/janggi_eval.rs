@@ -16,8 +16,9 @@
 //! so both see one evaluation.
 
 pub use super::janggi_weights::WEIGHTS;
+pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{WeightedSum, attackers, chariot_reach, horse_freedom};
+use super::terms::{PieceSquareTable, WeightedSum, attackers, chariot_reach, horse_freedom};
 use crate::rules::board::{Bitboard, Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::janggi::tables::{ELEPHANT_MOVES, PALACE, SOLDIER_STEPS};
 use crate::rules::janggi::{Position, cannon_attacks};
@@ -63,7 +64,7 @@ pub const fn placement_term(kind: usize, black: bool, sq: usize) -> usize {
 
 /// Material plus placement of one piece on one point, `(opening, endgame)`, signed:
 /// positive for Cho's pieces. Indexed `[piece][square]`.
-const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
+const fn piece_square_table() -> PieceSquareTable {
     let mut t = [[(0, 0); 90]; 14];
     let mut p = 0;
     while p < 14 {
@@ -82,20 +83,7 @@ const fn piece_square_table() -> [[(i32, i32); 90]; 14] {
 }
 
 /// Signed material-and-placement values, see `piece_square_table`.
-pub static PIECE_SQUARE: [[(i32, i32); 90]; 14] = piece_square_table();
-
-/// The incrementally kept part of the evaluation: Cho minus Han material and placement
-/// in both game phases, and the phase itself.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Material {
-    /// Middlegame score.
-    pub mg: i32,
-    /// Endgame score.
-    pub eg: i32,
-    /// Game phase, counted from the elephants, horses, chariots and cannons on the
-    /// board: it weighs the two scores.
-    pub phase: i32,
-}
+pub static PIECE_SQUARE: PieceSquareTable = piece_square_table();
 
 /// Counts the material and placement terms of every piece into `sink`; returns the
 /// game phase.
@@ -112,38 +100,22 @@ pub fn material_terms(pos: &Position, sink: &mut impl TermSink) -> i32 {
     phase
 }
 
-impl Material {
-    /// Computed from scratch.
-    pub fn of(pos: &Position) -> Material {
-        let mut sum = WeightedSum::new(&WEIGHTS, 0, 0);
-        let phase = material_terms(pos, &mut sum);
-        Material { mg: sum.mg, eg: sum.eg, phase }
-    }
+/// The material and placement of every piece, and the phase, computed from scratch.
+pub fn material(pos: &Position) -> Material {
+    let mut sum = WeightedSum::new(&WEIGHTS, 0, 0);
+    let phase = material_terms(pos, &mut sum);
+    Material { mg: sum.mg, eg: sum.eg, phase }
+}
 
-    /// The change a move makes (call before playing it). A pass changes nothing.
-    #[inline]
-    pub fn after(self, pos: &Position, m: Move) -> Material {
-        if m.is_pass() {
-            return self;
-        }
-        let b = pos.board();
-        let Some(p) = b.piece_at(m.from()) else { return self };
-        let table = &PIECE_SQUARE[p.index()];
-        let (a, z) = (table[m.from().index()], table[m.to().index()]);
-        let mut next = Material { mg: self.mg - a.0 + z.0, eg: self.eg - a.1 + z.1, phase: self.phase };
-        if let Some(c) = b.piece_at(m.to()) {
-            let v = PIECE_SQUARE[c.index()][m.to().index()];
-            next.mg -= v.0;
-            next.eg -= v.1;
-            next.phase -= PHASE[c.kind().index()];
-        }
-        next
-    }
+/// The material after `m` (call before playing it). A pass changes nothing.
+#[inline(always)]
+pub fn material_after(material: Material, pos: &Position, m: Move) -> Material {
+    if m.is_pass() { material } else { material.after(pos.board(), m.from(), m.to(), &PIECE_SQUARE, &PHASE) }
 }
 
 /// The evaluation from the side to move's view.
 pub fn evaluate(pos: &Position) -> i32 {
-    evaluate_with(pos, Material::of(pos))
+    evaluate_with(pos, material(pos))
 }
 
 /// The evaluation given the incrementally kept material (which must match `pos`).
@@ -251,7 +223,7 @@ mod tests {
     #[test]
     fn incremental_material_matches_from_scratch() {
         let mut pos = Position::startpos();
-        let mut m = Material::of(&pos);
+        let mut m = material(&pos);
         assert_eq!(evaluate(&pos), WEIGHTS[TEMPO][0], "the start is symmetric but for the move");
         for i in 0..300 {
             let mut list = MoveList::new();
@@ -260,9 +232,9 @@ mod tests {
                 break;
             }
             let mv = list.as_slice()[(i * 7 + 3) % list.len()];
-            m = m.after(&pos, mv);
+            m = material_after(m, &pos, mv);
             pos.play_unchecked(mv);
-            assert_eq!(m, Material::of(&pos));
+            assert_eq!(m, material(&pos));
         }
     }
 

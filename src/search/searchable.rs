@@ -131,11 +131,11 @@ impl Searchable for xiangqi::Position {
 
     #[inline(always)]
     fn material(&self) -> eval::Material {
-        eval::Material::of(self)
+        eval::material(self)
     }
     #[inline(always)]
     fn material_after(&self, material: eval::Material, m: Move) -> eval::Material {
-        material.after(self, m.from(), m.to())
+        eval::material_after(material, self, m.from(), m.to())
     }
     #[inline(always)]
     fn evaluate(&self, material: eval::Material) -> i32 {
@@ -180,11 +180,11 @@ impl Searchable for janggi::Position {
     }
     #[inline(always)]
     fn material(&self) -> janggi_eval::Material {
-        janggi_eval::Material::of(self)
+        janggi_eval::material(self)
     }
     #[inline(always)]
     fn material_after(&self, material: janggi_eval::Material, m: Move) -> janggi_eval::Material {
-        material.after(self, m)
+        janggi_eval::material_after(material, self, m)
     }
     #[inline(always)]
     fn evaluate(&self, material: janggi_eval::Material) -> i32 {

@@ -4,7 +4,45 @@
 //! horse), and the attackers a side's guards are charged for.
 
 use crate::rules::board::{Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
-use crate::rules::types::{Color, PieceKind};
+use crate::rules::types::{Color, PieceKind, Square};
+
+/// Material plus placement of each piece on each point, `(opening, endgame)`, signed:
+/// positive for Red's or Cho's pieces, negative for Black's or Han's. Indexed
+/// `[piece][point]`.
+pub type PieceSquareTable = [[(i32, i32); 90]; 14];
+
+/// The incrementally kept part of an evaluation: Red (Cho) minus Black (Han) material
+/// and placement in both game phases, and the phase itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Material {
+    /// Middlegame score.
+    pub mg: i32,
+    /// Endgame score.
+    pub eg: i32,
+    /// Game phase, counted from the pieces on the board that weigh it: it weighs the
+    /// two scores.
+    pub phase: i32,
+}
+
+impl Material {
+    /// The change moving the piece on `from` to `to` (and taking what stands there)
+    /// makes, called before the move is played: each piece's values are in `table`,
+    /// each kind's weight in the phase in `phase`.
+    #[inline(always)]
+    pub fn after(self, b: &Board, from: Square, to: Square, table: &PieceSquareTable, phase: &[i32; 7]) -> Material {
+        let Some(p) = b.piece_at(from) else { return self };
+        let values = &table[p.index()];
+        let (a, z) = (values[from.index()], values[to.index()]);
+        let mut next = Material { mg: self.mg - a.0 + z.0, eg: self.eg - a.1 + z.1, phase: self.phase };
+        if let Some(c) = b.piece_at(to) {
+            let v = table[c.index()][to.index()];
+            next.mg -= v.0;
+            next.eg -= v.1;
+            next.phase -= phase[c.kind().index()];
+        }
+        next
+    }
+}
 
 /// Where the terms of an evaluation go: summed with their weights, or recorded.
 pub trait TermSink {
