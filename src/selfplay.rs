@@ -327,6 +327,16 @@ pub fn game_record_from(
     text
 }
 
+/// A game of either 9x10 variant from `start` and its moves in ICCS (for tests).
+#[cfg(test)]
+fn game_from<P: RecordedPosition<Move = Move>>(start: P, moves: &[&str]) -> RecordGame<P> {
+    let mut game = RecordGame::new(start);
+    for m in moves {
+        game.play(Move::parse_iccs(m).unwrap()).unwrap();
+    }
+    game
+}
+
 mod uci_engine;
 pub use uci_engine::{Engine, EngineConfig, Ranks};
 
@@ -409,11 +419,7 @@ mod tests {
     }
 
     fn game_of(fen: &str, moves: &[&str]) -> Game {
-        let mut game = Game::new(crate::notation::fen::xiangqi(fen).unwrap());
-        for m in moves {
-            game.play(Move::parse_iccs(m).unwrap()).unwrap();
-        }
-        game
+        game_from(crate::notation::fen::xiangqi(fen).unwrap(), moves)
     }
 
     #[test]

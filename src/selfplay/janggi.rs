@@ -85,11 +85,7 @@ mod tests {
     use super::*;
 
     fn game_of(fen: &str, moves: &[&str]) -> Game {
-        let mut game = Game::new(crate::notation::fen::janggi(fen).unwrap());
-        for m in moves {
-            game.play(Move::parse_iccs(m).unwrap()).unwrap();
-        }
-        game
+        super::super::game_from(crate::notation::fen::janggi(fen).unwrap(), moves)
     }
 
     #[test]

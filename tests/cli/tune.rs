@@ -14,33 +14,42 @@ const RECORDS: &str = "[Event \"chuhe match\"]\n[Round \"1\"]\n[Result \"1-0\"]\
     [Event \"chuhe match\"]\n[Round \"2\"]\n[Result \"1/2-1/2\"]\n\n\
     1. c3c4 c6c5 2. g3g4 g6g5 3. b0c2 b9c7 1/2-1/2\n";
 
-#[test]
-fn tune_writes_weights_in_the_layout_the_build_reads() {
-    let dir = std::env::temp_dir().join(format!("chuhe-tune-{}", std::process::id()));
+/// Tunes 20 steps on `records` (written to `file` in a fresh directory named `dir`),
+/// with `--janggi` if `janggi`; checks that the weights written have the layout of
+/// `current` (only the numbers differ) and moved. Returns the command's output and
+/// the directory.
+fn tune_twenty_steps(
+    dir: &str,
+    file: &str,
+    records: &str,
+    janggi: bool,
+    current: &str,
+) -> (String, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{dir}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (records, weights) = (dir.join("games.pgn"), dir.join("weights.rs"));
-    std::fs::write(&records, RECORDS).unwrap();
-    let out = chuhe(&[
-        "tune",
-        records.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--epochs",
-        "20",
-        "--skip-plies",
-        "0",
-        "--hold-out",
-        "0",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (path, weights) = (dir.join(file), dir.join("weights.rs"));
+    std::fs::write(&path, records).unwrap();
+    let mut args = vec!["tune"];
+    if janggi {
+        args.push("--janggi");
+    }
+    args.extend([path.to_str().unwrap(), "--out", weights.to_str().unwrap()]);
+    args.extend(["--epochs", "20", "--skip-plies", "0", "--hold-out", "0"]);
+    let out = chuhe(&args);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("games.pgn: 2 games, 0 left out, 17 positions"), "{text}");
     let written = std::fs::read_to_string(&weights).unwrap();
-    let current = include_str!("../../src/search/eval_weights.rs");
-    // The same layout: only the numbers differ.
     let shape = |s: &str| s.chars().filter(|c| !c.is_ascii_digit() && *c != '-').collect::<String>();
     assert_eq!(shape(&written), shape(current));
     assert_ne!(written, current, "twenty steps move the weights");
+    (text, dir)
+}
+
+#[test]
+fn tune_writes_weights_in_the_layout_the_build_reads() {
+    let current = include_str!("../../src/search/eval_weights.rs");
+    let (text, dir) = tune_twenty_steps("chuhe-tune", "games.pgn", RECORDS, false, current);
+    assert!(text.contains("games.pgn: 2 games, 0 left out, 17 positions"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -61,32 +70,11 @@ const JANGGI_RECORDS: &str = "[Event \"chuhe match\"]\n[Round \"1\"]\n[Result \"
 
 #[test]
 fn tune_janggi_writes_weights_in_the_janggi_layout() {
-    let dir = std::env::temp_dir().join(format!("chuhe-tune-janggi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (records, weights) = (dir.join("janggi.pgn"), dir.join("janggi_weights.rs"));
-    std::fs::write(&records, JANGGI_RECORDS).unwrap();
-    let out = chuhe(&[
-        "tune",
-        "--janggi",
-        records.to_str().unwrap(),
-        "--out",
-        weights.to_str().unwrap(),
-        "--epochs",
-        "20",
-        "--skip-plies",
-        "0",
-        "--hold-out",
-        "0",
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let current = include_str!("../../src/search/janggi_weights.rs");
+    let (text, dir) = tune_twenty_steps("chuhe-tune-janggi", "janggi.pgn", JANGGI_RECORDS, true, current);
     // Eight plies give nine positions, four give five.
     assert!(text.contains("janggi.pgn: 2 games, 0 left out, 14 positions"), "{text}");
-    let written = std::fs::read_to_string(&weights).unwrap();
-    let current = include_str!("../../src/search/janggi_weights.rs");
-    let shape = |s: &str| s.chars().filter(|c| !c.is_ascii_digit() && *c != '-').collect::<String>();
-    assert_eq!(shape(&written), shape(current));
-    assert_ne!(written, current, "twenty steps move the weights");
+    let records = dir.join("janggi.pgn");
     // The same records read as Xiangqi: the first game's pass is no Xiangqi move (the
     // second game's four moves are Xiangqi moves too).
     let xiangqi_weights = dir.join("xiangqi_weights.rs");
