@@ -93,6 +93,10 @@ pub(super) struct Worker<'a, P: Searchable> {
     root_moves: Vec<Move>,
     /// Root moves already reported on earlier multi-PV lines of this depth.
     root_skip: Vec<Move>,
+    /// The best root line of the line being searched at this depth so far, with its
+    /// score: a root move searched to the end at this depth that beat every move
+    /// before it. A search stopped mid-depth plays it.
+    root_partial: Option<(i32, Vec<Move>)>,
 }
 
 impl<'a, P: Searchable> Worker<'a, P> {
@@ -148,6 +152,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             pv_len: [0; MAX_PLY + 1],
             root_moves,
             root_skip: Vec::new(),
+            root_partial: None,
         }
     }
 
@@ -177,6 +182,7 @@ impl<'a, P: Searchable> Worker<'a, P> {
             self.root_skip.clear();
             for index in 0..multipv {
                 let previous = best.get(index).map(|l| internal(l.score));
+                self.root_partial = None;
                 let score = self.aspiration(depth as i32, previous);
                 if self.stopped {
                     break;
@@ -189,8 +195,15 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
             self.flush_nodes();
             if self.stopped {
-                // A depth cut short keeps the lines it finished (the best line first).
-                if completed == 0 && !lines.is_empty() {
+                if multipv == 1
+                    && let Some((score, pv)) = self.root_partial.take()
+                {
+                    // A root move searched to the end at the deeper depth, and better than
+                    // the moves before it (the last depth's best comes first), is the
+                    // better guess than the last depth's best.
+                    best = vec![Line { score: Score::from_internal(score), pv }];
+                } else if completed == 0 && !lines.is_empty() {
+                    // A depth cut short keeps the lines it finished (the best line first).
                     best = lines.into_iter().map(|(s, pv)| Line { score: Score::from_internal(s), pv }).collect();
                 }
                 reason = self.stop_reason();
@@ -220,13 +233,6 @@ impl<'a, P: Searchable> Worker<'a, P> {
                 if self.root_moves.len() == 1
                     || !pacer.another_depth(best.first().and_then(|l| l.pv.first().copied()), score, start.elapsed())
                 {
-                    reason = StopReason::Time;
-                    break;
-                }
-            }
-            if let (Some(movetime), Some(_)) = (self.params.limits.movetime, self.shared.deadline) {
-                // Another depth costs several times this one: do not start what cannot end.
-                if start.elapsed() * 2 > movetime {
                     reason = StopReason::Time;
                     break;
                 }

@@ -12,6 +12,7 @@ mod cycles;
 mod janggi;
 mod mate_set;
 mod mates;
+mod partial_depth;
 mod three_kingdoms;
 mod tt;
 mod xiangqi;

@@ -280,6 +280,9 @@ impl<P: Searchable> Worker<'_, P> {
                         self.pv[ply][k] = self.pv[ply + 1][k];
                     }
                     self.pv_len[ply] = child_len;
+                    if ply == 0 {
+                        self.root_partial = Some((score, self.pv[0][..child_len].to_vec()));
+                    }
                     if alpha >= beta {
                         self.reward(ply, depth, m, capture, &quiets_tried, &captures_tried);
                         break;
