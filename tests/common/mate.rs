@@ -1,30 +1,64 @@
 //! An independent judge of mates: plain minimax over the rules' legal moves, with no
-//! pruning, no evaluation and nothing shared with the search, for small positions.
+//! pruning, no evaluation and nothing shared with the search, for small positions of
+//! either 9x10 game.
 #![allow(dead_code)]
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 
+use chuhe::rules::Status;
+use chuhe::rules::board_position::{BoardRules, Position};
+use chuhe::rules::janggi::Janggi;
 use chuhe::rules::types::{Move, MoveList};
-use chuhe::rules::xiangqi::Position;
+use chuhe::rules::xiangqi::Xiangqi;
 use chuhe::search::Score;
 
-/// Memoised answers of the solver, by (key, side to move's task, moves).
-#[derive(Default)]
-pub struct Solver {
+/// What the solver remembers a position by: its key, and in Janggi the passes just
+/// played too (after one pass, another ends the game).
+pub trait Remembered {
+    /// The key of the position's answers.
+    fn memo_key(&self) -> u64;
+}
+
+impl Remembered for Position<Xiangqi> {
+    fn memo_key(&self) -> u64 {
+        self.key()
+    }
+}
+
+impl Remembered for Position<Janggi> {
+    fn memo_key(&self) -> u64 {
+        self.key() ^ u64::from(self.consecutive_passes()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+/// Memoised answers of the solver, by (position, the side to move's moves), for one game
+/// (Xiangqi unless inferred otherwise).
+pub struct Solver<R = Xiangqi> {
     wins: HashMap<(u64, u32), bool>,
+    game: PhantomData<R>,
+}
+
+impl<R> Default for Solver<R> {
+    fn default() -> Self {
+        Solver { wins: HashMap::new(), game: PhantomData }
+    }
 }
 
 /// Plies past twice a mate's length from which a reported mate must be exact.
 pub const EXACT_AFTER: u32 = 6;
 
-impl Solver {
+impl<R: BoardRules> Solver<R>
+where
+    Position<R>: Remembered,
+{
     /// Can the side to move leave the opponent without a legal move (mate or
     /// stalemate, which both lose in Xiangqi) within `n` of its own moves?
-    pub fn wins_within(&mut self, pos: &mut Position, n: u32) -> bool {
+    pub fn wins_within(&mut self, pos: &mut Position<R>, n: u32) -> bool {
         if n == 0 {
             return false;
         }
-        if let Some(&w) = self.wins.get(&(pos.key(), n)) {
+        if let Some(&w) = self.wins.get(&(pos.memo_key(), n)) {
             return w;
         }
         let mut list = MoveList::new();
@@ -35,28 +69,32 @@ impl Solver {
             pos.undo(m, undo);
             w
         });
-        self.wins.insert((pos.key(), n), w);
+        self.wins.insert((pos.memo_key(), n), w);
         w
     }
 
     /// Is the side to move lost within `n` of the opponent's moves (no legal move now,
     /// or every reply lets the opponent win within `n`)? `n` counts the opponent's
     /// moves still to come.
-    pub fn lost_within(&mut self, pos: &mut Position, n: u32) -> bool {
+    pub fn lost_within(&mut self, pos: &mut Position<R>, n: u32) -> bool {
         let mut replies = MoveList::new();
         pos.legal_moves(&mut replies);
-        replies.is_empty()
-            || (n > 0
-                && replies.iter().all(|&r| {
-                    let undo = pos.play_unchecked(r);
-                    let w = self.wins_within(pos, n);
-                    pos.undo(r, undo);
-                    w
-                }))
+        if replies.is_empty() {
+            // In Xiangqi a stalemate loses too; a Janggi game ended by two passes has
+            // no legal move and no loser.
+            return pos.status() != Status::Ended;
+        }
+        n > 0
+            && replies.iter().all(|&r| {
+                let undo = pos.play_unchecked(r);
+                let w = self.wins_within(pos, n);
+                pos.undo(r, undo);
+                w
+            })
     }
 
     /// The length of the shortest forced mate of the side to move, up to `max` moves.
-    pub fn shortest_win(&mut self, pos: &mut Position, max: u32) -> Option<u32> {
+    pub fn shortest_win(&mut self, pos: &mut Position<R>, max: u32) -> Option<u32> {
         (1..=max).find(|&n| self.wins_within(pos, n))
     }
 
@@ -69,7 +107,7 @@ impl Solver {
     /// [`EXACT_AFTER`]; reductions and late-move pruning can hide a shorter mate until
     /// then) must also report its exact length: a shallower one may miss a shorter mate
     /// but must never claim one that does not exist.
-    pub fn check_line(&mut self, root: &Position, score: Score, pv: &[Move], depth: u32, context: &str) {
+    pub fn check_line(&mut self, root: &Position<R>, score: Score, pv: &[Move], depth: u32, context: &str) {
         assert_legal_line(root, pv, context);
         let Score::Mate(n) = score else { return };
         let first = pv[0];
@@ -96,7 +134,7 @@ impl Solver {
     }
 
     /// Does `m` force mate in exactly `n` moves (counting `m`)?
-    pub fn mates_in_exactly(&mut self, root: &Position, m: Move, n: u32) -> bool {
+    pub fn mates_in_exactly(&mut self, root: &Position<R>, m: Move, n: u32) -> bool {
         let mut pos = root.clone();
         if !pos.is_legal(m) {
             return false;
@@ -107,7 +145,7 @@ impl Solver {
 }
 
 /// The line is a sequence of legal moves from `root`.
-pub fn assert_legal_line(root: &Position, pv: &[Move], context: &str) {
+pub fn assert_legal_line<R: BoardRules>(root: &Position<R>, pv: &[Move], context: &str) {
     assert!(!pv.is_empty(), "{context}: an empty line");
     let mut pos = root.clone();
     for &m in pv {

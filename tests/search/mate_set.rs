@@ -1,11 +1,11 @@
 //! The mate set: Xiangqi and Janggi positions with a forced mate in 1 to 5 moves, each
-//! distance proven by brute force (the solvers share nothing with the search), each found
+//! distance proven by brute force (the solver shares nothing with the search), each found
 //! by the search with its exact distance within [`NODES`] nodes.
 //!
 //! The issue asks for every mate within 1 s. A node budget keeps the test independent of
-//! the machine's load: the longest mate of the set takes 368,000 nodes (depth 14), which
-//! the release build searches in 0.28 s at a load average of 7 on two cores (1.3 M
-//! nodes/s), and the test build in about 0.6 s; [`NODES`] leaves a little to spare. The
+//! the machine's load: the longest mate of the set takes 404,359 nodes (depth 16), which
+//! the release build searches in about 0.3 s on a quiet core (1.3 M nodes/s); [`NODES`]
+//! leaves a little to spare. The
 //! time of each position is printed by
 //! `cargo test --release --test search mate_set -- --nocapture`.
 
@@ -13,7 +13,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use chuhe::notation::fen;
-use chuhe::rules::types::{Move, MoveList};
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Outcome, Params, Score, SearchGame, search};
 use common::mate::Solver;
@@ -41,13 +40,17 @@ const XIANGQI: [(&str, u32); 12] = [
 ];
 
 /// Janggi positions (Cho to move) and the length of their shortest forced mate.
-const JANGGI: [(&str, u32); 6] = [
+const JANGGI: [(&str, u32); 10] = [
     ("3bkb3/9/9/9/9/7R1/9/9/9/3K5 w - - 0 1", 1),
     ("5a3/7R1/3k5/9/9/9/9/5R3/3K5/9 w - - 0 1", 1),
     ("3bkb3/2n6/9/9/9/7R1/9/9/9/3K5 w - - 0 1", 2),
     ("3a4R/9/3k1a3/9/9/9/9/5K3/2R6/9 w - - 0 1", 2),
     ("5k3/2P6/9/9/9/9/3R5/9/9/5K3 w - - 0 1", 3),
     ("9/9/5k3/4C4/9/9/9/R2K5/9/9 w - - 0 1", 3),
+    ("5k3/9/9/9/2R6/9/9/4K1B2/9/9 w - - 0 1", 4),
+    ("9/3k5/5a3/9/9/5R3/9/5K3/8C/9 w - - 0 1", 4),
+    ("8R/4k3N/3a5/9/8P/9/9/5K3/9/9 w - - 0 1", 5),
+    ("3ak4/N8/9/9/9/2C6/9/R2K5/9/9 w - - 0 1", 5),
 ];
 
 fn run<G: SearchGame>(game: &G) -> (Outcome, f64) {
@@ -80,24 +83,17 @@ fn every_xiangqi_mate_is_found_with_its_distance() {
     }
 }
 
-/// The shortest forced mate of the side to move, by brute force, up to `max` moves.
-fn janggi_shortest(pos: &mut chuhe::rules::janggi::Position, max: u32) -> Option<u32> {
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    let moves: Vec<Move> = moves.iter().copied().collect();
-    (1..=max).find(|&n| moves.iter().any(|&m| super::janggi::forces_mate(pos, m, n)))
-}
-
 #[test]
 fn every_janggi_mate_has_its_distance_and_is_found() {
+    let mut solver = Solver::default();
     for (text, n) in JANGGI {
         let mut pos = fen::janggi(text).unwrap();
-        assert_eq!(janggi_shortest(&mut pos, n), Some(n), "{text}");
+        assert_eq!(solver.shortest_win(&mut pos, n), Some(n), "{text}");
         let game = chuhe::rules::janggi::Game::new(pos.clone());
         let (outcome, seconds) = run(&game);
         println!("{text}: mate in {n}, {} nodes, depth {}, {seconds:.3} s", outcome.report.nodes, outcome.report.depth);
         assert_eq!(outcome.report.lines[0].score, Score::Mate(n as i32), "{text}");
         let best = outcome.best.expect("a move");
-        assert!(super::janggi::forces_mate(&mut pos, best, n), "{text}: {best} does not mate in {n}");
+        assert!(solver.mates_in_exactly(&pos, best, n), "{text}: {best} does not mate in {n}");
     }
 }
