@@ -90,6 +90,7 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
     }
     out
 }
+pub mod cpu;
 pub mod json_call;
 pub mod mate;
 pub mod replay;

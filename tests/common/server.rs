@@ -87,6 +87,8 @@ pub async fn start(config: ServerConfig) -> Running {
 /// Starts the server with `config` once no other server of this process runs, and keeps
 /// others from starting while it runs: the process-wide metrics then count only its calls.
 pub async fn start_alone(config: ServerConfig) -> Running {
+    // The server's counters are made when it starts: the recorder must be there first.
+    chuhe::telemetry::metrics_handle();
     let pass = GATE.enter(true).await;
     launch(config, pass).await
 }
@@ -146,5 +148,28 @@ impl Running {
     pub async fn stopped(mut self) -> Served {
         let h = self.handle.take().expect("the server runs");
         tokio::time::timeout(Duration::from_secs(20), h).await.expect("server stops").unwrap()
+    }
+}
+
+/// The calls of gRPC method `method` (e.g. `"Analyze"`) that the middleware of servers
+/// started by [`start_alone`] has counted as started (the process's metrics).
+pub fn calls_started(method: &str) -> f64 {
+    chuhe::telemetry::metrics_handle();
+    let label = format!("grpc_method=\"{method}\"");
+    chuhe::telemetry::render_metrics()
+        .lines()
+        .filter(|l| l.starts_with("grpc_server_started_total") && l.contains(&label))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// Waits until more than `before` calls of `method` have started: a call the test sent
+/// is then in the server's hands. Meaningful for a server started by [`start_alone`],
+/// whose calls are the only ones counted while it runs.
+pub async fn until_started(method: &str, before: f64) {
+    let waiting = std::time::Instant::now();
+    while calls_started(method) <= before {
+        assert!(waiting.elapsed() < Duration::from_secs(30), "no {method} call reached the server");
+        tokio::time::sleep(Duration::from_millis(1)).await;
     }
 }

@@ -889,6 +889,45 @@ fn generals_face_through_the_triangle() {
 }
 
 #[test]
+fn in_check_and_attackers_name_only_what_attacks_the_general() {
+    // The start: every general stands in its palace behind its own army, with no
+    // rival piece on a line, a horse leap or a soldier step to it.
+    let start = Position::startpos(true);
+    assert!(!start.in_check());
+    for k in Kingdom::ALL {
+        assert_eq!(start.attackers_of_general(k), Vec::<Point>::new(), "{k:?}");
+    }
+    // Shu's chariot on Re3 shields Shu's general on Re1 from Wu's on Ge2: Shu is not
+    // in check and nothing attacks Shu's general.
+    let pinned = position(&["Re1 K R", "Re3 R R", "Ge2 K G", "Bd1 K B"], Kingdom::Shu, "RGB").unwrap();
+    assert!(!pinned.in_check());
+    assert_eq!(pinned.attackers_of_general(Kingdom::Shu), Vec::<Point>::new());
+    // Shu's and Wei's generals face through the triangle edge: each attacks the other.
+    let facing = position(&["Re1 K R", "Gd1 K G", "Be2 K B"], Kingdom::Wei, "RGB").unwrap();
+    assert!(facing.in_check());
+    assert_eq!(facing.attackers_of_general(Kingdom::Wei), vec![pt("Re1")]);
+}
+
+#[test]
+fn pseudo_legal_moves_add_the_moves_that_expose_the_general() {
+    // Shu's chariot on Re3 is pinned to Shu's general on Re1 by Wu's general on Ge2:
+    // sideways along Shu's third rank it would leave the generals facing. Those moves
+    // are pseudo-legal (they explain a refusal) but not legal; every legal move is
+    // pseudo-legal too.
+    let pos = position(&["Re1 K R", "Re3 R R", "Ge2 K G", "Bd1 K B"], Kingdom::Shu, "RGB").unwrap();
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    let legal = legal(&pos);
+    for m in &legal {
+        assert!(pseudo.contains(*m), "{m} legal, not pseudo-legal");
+    }
+    for m in [mv("Re3-Rd3"), mv("Re3-Rf3")] {
+        assert!(pseudo.contains(m), "{m} is not pseudo-legal");
+        assert!(!legal.contains(&m), "{m} is legal");
+    }
+}
+
+#[test]
 fn generals_face_along_the_d_and_f_files_across_the_arms() {
     // Shu's f file runs on into Wu's d file: every horse move opens Rf1..Gd2.
     let pos = position(&["Rf1 K R", "Rf3 N R", "Gd2 K G", "Bd1 K B"], Kingdom::Shu, "RGB").unwrap();

@@ -2,7 +2,7 @@
 //! spends what the time manager gives a move on that clock, and a bad clock is refused
 //! naming its field.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chuhe::api::proto;
 use chuhe::engine::EngineConfig;
@@ -36,10 +36,10 @@ async fn a_search_on_a_clock_answers_well_inside_it() {
     // Two seconds for the rest of the game: the move's hard budget is about a quarter
     // second (four soft budgets of (2 s - 30 ms) / 30).
     let clock = proto::SearchClock { time_left_ms: 2_000, increment_ms: 0, moves_to_go: 0 };
-    let started = Instant::now();
     let resp = client.analyze(request(clock)).await.expect("searched").into_inner();
-    let took = started.elapsed();
-    assert!(took < Duration::from_millis(1_000), "took {took:?} of a 2 s clock");
+    // The search's time as the server measured it (the test's clock would also count
+    // the call's way there and back, which a loaded machine stretches).
+    assert!(resp.time_ms < 1_000, "took {} ms of a 2 s clock: {resp:?}", resp.time_ms);
     assert_eq!(resp.best_move.len(), 4, "a move in ICCS: {:?}", resp.best_move);
     assert!(resp.depth >= 1);
 }

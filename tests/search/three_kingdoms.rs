@@ -9,6 +9,8 @@ use chuhe::rules::three_kingdoms::{Move, MoveList, Position};
 use chuhe::search::three_kingdoms::{Limits, Outcome, Params, Report, StopReason, WIN, search};
 use chuhe::search::tt::TranspositionTable;
 
+use crate::common;
+
 /// Shu's chariot on Wu's central file attacks Wu's general.
 const GENERAL_EN_PRISE: &str = "4K4/9/9/4P4/9 4K4/9/4rR4/9/9 4K4/9/9/4P4/9 R RGB - 0 1";
 /// Only Rf3-Re3 (Shu's general onto the central file, facing Wu's e file) leaves Wu,
@@ -165,20 +167,24 @@ fn depth_and_node_limits_hold() {
 fn the_deadline_and_the_stop_flag_end_the_search() {
     let g = Game::new(Position::startpos(true));
     let tt = TranspositionTable::new(4);
-    let started = Instant::now();
-    let deadline = Some(started + Duration::from_millis(100));
+    let cpu = common::cpu::thread_time();
+    let deadline = Some(Instant::now() + Duration::from_millis(100));
     let out = search(&g, &Params::default(), &tt, &AtomicBool::new(false), deadline, &mut |_| {});
-    // Ten times the 100 ms allowed, for a loaded machine: an unlimited search that
-    // missed its deadline would not end at all.
-    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
+    let cpu = common::cpu::thread_time() - cpu;
     assert_eq!(out.stop_reason, StopReason::Time);
+    assert!(out.report.elapsed >= Duration::from_millis(100), "{:?}", out.report.elapsed);
+    // Ten times the 100 ms allowed, in processor time (which a loaded machine does not
+    // stretch): an unlimited search that missed its deadline would not end at all.
+    assert!(cpu < Duration::from_millis(1_000), "{cpu:?} of processor time");
     assert!(g.position().is_legal(out.best.unwrap()));
 
+    // A flag raised before the search: it answers from its first check, 1,024 nodes in
+    // (a minute's deadline ends a search that ignored the flag, with another reason).
     let stopped = AtomicBool::new(true);
-    let started = Instant::now();
-    let out = search(&g, &Params::default(), &tt, &stopped, None, &mut |_| {});
-    assert!(started.elapsed() < Duration::from_millis(1_000), "{:?}", started.elapsed());
+    let backstop = Some(Instant::now() + Duration::from_secs(60));
+    let out = search(&g, &Params::default(), &tt, &stopped, backstop, &mut |_| {});
     assert_eq!(out.stop_reason, StopReason::Stopped);
+    assert!(out.report.nodes <= 2 * 1024, "{} nodes", out.report.nodes);
     assert!(g.position().is_legal(out.best.unwrap()));
 }
 

@@ -169,30 +169,42 @@ fn time_limit_overrun_is_bounded() {
             limits: Limits { movetime: Some(Duration::from_millis(ms)), ..Limits::default() },
             ..Params::default()
         };
-        let start = Instant::now();
-        let outcome = run(&g, params, &TranspositionTable::new(8));
-        let took = start.elapsed();
-        // Ten times the budget and a fixed allowance: a loaded machine may be slow to
-        // schedule the search, but a search that ignores its budget runs on and on.
-        assert!(took < Duration::from_millis(10 * ms + 200), "{ms} ms budget took {took:?}");
-        assert!(outcome.best.is_some());
+        let tt = TranspositionTable::new(8);
+        // A minute's deadline beside the move time, so that a search ignoring its move
+        // time ends too (and shows by its processor time) instead of running on.
+        let backstop = Some(Instant::now() + Duration::from_secs(60));
+        let cpu = common::cpu::thread_time();
+        let outcome = search(&g, &params, &tt, &AtomicBool::new(false), backstop, &mut |_| {});
+        let cpu = common::cpu::thread_time() - cpu;
+        assert_eq!(outcome.stop_reason, StopReason::Time, "{ms} ms budget");
+        // The search's processor time: a loaded machine makes the search wait for a core
+        // (which costs it none), while a search that ignores its budget runs on. Ten
+        // times the budget and a fixed allowance.
+        assert!(cpu < Duration::from_millis(10 * ms + 200), "{ms} ms budget took {cpu:?} of processor time");
+        assert!(g.position().is_legal(outcome.best.unwrap()));
     }
-    // The stop flag ends an unlimited search.
+    // The stop flag ends an unlimited search: raised when the search reports its fifth
+    // depth, it is seen at the next of the checks made every 1,024 nodes (a minute's
+    // deadline ends a search that ignored the flag, with another stop reason).
     let stop = AtomicBool::new(false);
     let tt = TranspositionTable::new(8);
-    let start = Instant::now();
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            std::thread::sleep(Duration::from_millis(50));
+    let backstop = Some(Instant::now() + Duration::from_secs(60));
+    let mut raised_at = None;
+    let mut raise = |r: &chuhe::search::Report| {
+        if r.depth == 5 {
+            raised_at = Some(r.nodes);
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        });
-        let outcome = search(&g, &Params::default(), &tt, &stop, None, &mut |_| {});
-        assert_eq!(outcome.stop_reason, StopReason::Stopped);
-        assert!(outcome.best.is_some());
-    });
-    // Stopped 50 ms in: ten times that is ample on a loaded machine, and an unlimited
-    // search left running would not end at all.
-    assert!(start.elapsed() < Duration::from_millis(5_000), "{:?}", start.elapsed());
+        }
+    };
+    let outcome = search(&g, &Params::default(), &tt, &stop, backstop, &mut raise);
+    let raised_at = raised_at.expect("a fifth depth");
+    assert_eq!(outcome.stop_reason, StopReason::Stopped);
+    assert!(
+        outcome.report.nodes <= raised_at + 2 * 1024,
+        "raised at {raised_at} nodes, stopped at {}",
+        outcome.report.nodes
+    );
+    assert!(g.position().is_legal(outcome.best.unwrap()));
 }
 
 #[test]

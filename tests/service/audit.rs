@@ -4,7 +4,7 @@
 //! checked before any search.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chuhe::api::audit;
 use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
@@ -259,13 +259,14 @@ async fn cancelling_the_stream_frees_its_search_thread() {
     let mut stream = client.audit_game_stream(long).await.unwrap().into_inner();
     let _first = stream.message().await.unwrap().expect("a first ply");
     drop(stream);
-    // Bounded polling: each try waits up to the queue wait for the thread.
+    // Bounded polling: each try waits up to the queue wait (300 ms, on the server's
+    // clock) for the thread, so twenty tries are six seconds of waiting, against the
+    // minutes the audit would hold it; no clock of the test's is needed.
     let analyze = proto::AnalyzeRequest {
         position: Some(xiangqi("startpos", &[])),
         limits: Some(proto::SearchLimits { depth: 1, ..Default::default() }),
         ..Default::default()
     };
-    let started = Instant::now();
     let mut tries = 0;
     loop {
         tries += 1;
@@ -275,7 +276,6 @@ async fn cancelling_the_stream_frees_its_search_thread() {
             Err(status) => panic!("the audit still holds the search thread after {tries} tries: {status:?}"),
         }
     }
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
 }
 
 #[tokio::test]

@@ -481,10 +481,12 @@ async fn shutdown_answers_not_serving_while_it_drains() {
 #[tokio::test]
 async fn calls_still_running_after_the_grace_period_end_unavailable() {
     let config = ServerConfig { grace_period: Duration::from_millis(300), ..config() };
-    let mut server = start(config).await;
+    // Alone, so that the started calls counted are this server's.
+    let mut server = start_alone(config).await;
     let mut streaming = server.analysis().await;
     let mut unary = server.analysis().await;
     let mut responses = streaming.analyze_stream(long_search()).await.unwrap().into_inner();
+    let before = common::server::calls_started("Analyze");
     let call = tokio::spawn(async move {
         unary
             .analyze(proto::AnalyzeRequest {
@@ -494,7 +496,9 @@ async fn calls_still_running_after_the_grace_period_end_unavailable() {
             })
             .await
     });
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Both calls in flight before the shutdown: the unary one once the server counts it
+    // as started.
+    common::server::until_started("Analyze", before).await;
     server.signal_shutdown();
     // The stream goes on through the grace period, then gets a status, not a reset.
     let last = loop {

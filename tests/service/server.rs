@@ -426,7 +426,6 @@ async fn deadline_is_honoured() {
     let mut client = proto::analysis_service_client::AnalysisServiceClient::connect(format!("http://{}", server.addr))
         .await
         .unwrap();
-    let started = std::time::Instant::now();
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(position("startpos", "")),
@@ -434,36 +433,32 @@ async fn deadline_is_honoured() {
             ..Default::default()
         })
         .await;
+    // Either shows the deadline ending the call long before the twenty seconds, with no
+    // clock of the test's: the search reports the deadline as what stopped it (its own
+    // move time would be MOVETIME), or the server's timer ended the call (the client set
+    // no deadline of its own).
     match resp {
         Ok(answer) => {
             let answer = answer.into_inner();
             assert!(!answer.best_move.is_empty(), "{answer:?}");
             assert_eq!(answer.stop_reason(), proto::StopReason::Deadline);
+            assert!(answer.time_ms < 20_000, "{answer:?}");
         }
         Err(status) => assert_eq!(status.code(), Code::DeadlineExceeded, "{status:?}"),
     }
-    // Far sooner than the search's own budget, with room for a loaded machine.
-    assert!(started.elapsed() < Duration::from_millis(5_000), "{:?}", started.elapsed());
     server.shutdown().await;
 }
 
 #[tokio::test]
 async fn graceful_shutdown_finishes_in_flight_requests() {
-    chuhe::telemetry::metrics_handle();
-    let started =
-        || counter(&chuhe::telemetry::render_metrics(), "grpc_server_started_total", &["grpc_method=\"ValidateGame\""]);
     let server = start_alone(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let record = position("startpos", &shuffle(10_000));
-    let before = started();
+    let before = common::server::calls_started("ValidateGame");
     let in_flight =
         tokio::spawn(async move { client.validate_game(proto::ValidateGameRequest { position: Some(record) }).await });
     // The server has taken the request in once the middleware counts it as started.
-    let waiting = std::time::Instant::now();
-    while started() <= before {
-        assert!(waiting.elapsed() < Duration::from_secs(30), "the request never reached the server");
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
+    common::server::until_started("ValidateGame", before).await;
     let addr = server.addr;
     server.shutdown().await;
     let resp = in_flight.await.unwrap().expect("in-flight request completes");
@@ -479,13 +474,17 @@ async fn sequential_calls_do_not_wait_for_delayed_acknowledgements() {
     let mut client = server.rules().await;
     let request = proto::ListLegalMovesRequest { position: Some(position("startpos", "")), ..Default::default() };
     client.list_legal_moves(request.clone()).await.unwrap();
-    let started = std::time::Instant::now();
+    let mut times = Vec::new();
     for _ in 0..100 {
+        let sent = std::time::Instant::now();
         client.list_legal_moves(request.clone()).await.unwrap();
+        times.push(sent.elapsed());
     }
-    // Stalled calls would take 4 s or more; a call takes well under a millisecond when
-    // the machine is idle, so the bound leaves room for a loaded one.
-    assert!(started.elapsed() < Duration::from_millis(3_000), "100 calls took {:?}", started.elapsed());
+    // A stall waits for the delayed ACK (40 ms at least on Linux) on every call; a call
+    // takes well under a millisecond on an idle machine. The median is not moved by the
+    // calls a loaded machine delays, however long they wait for a core.
+    times.sort();
+    assert!(times[50] < Duration::from_millis(30), "median {:?} of 100 calls", times[50]);
     server.shutdown().await;
 }
 
