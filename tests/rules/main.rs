@@ -15,6 +15,7 @@ mod handicap;
 mod janggi;
 mod janggi_adjudication;
 mod janggi_perft;
+mod legality;
 mod notation;
 mod perft;
 mod properties;
