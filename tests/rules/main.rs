@@ -18,6 +18,7 @@ mod janggi_perft;
 mod legality;
 mod notation;
 mod perft;
+mod position_basics;
 mod properties;
 mod records;
 mod rule_names;
