@@ -9,6 +9,7 @@
 mod common;
 
 mod adjudication;
+mod board_geometry;
 mod chase;
 mod fen;
 mod handicap;
