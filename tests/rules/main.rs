@@ -9,14 +9,17 @@
 mod common;
 
 mod adjudication;
+mod board_geometry;
 mod chase;
 mod fen;
 mod handicap;
 mod janggi;
 mod janggi_adjudication;
 mod janggi_perft;
+mod legality;
 mod notation;
 mod perft;
+mod position_basics;
 mod properties;
 mod records;
 mod rule_names;

@@ -1,0 +1,56 @@
+//! The board's point sets against their definitions: the zone a checking move must
+//! touch (the general's rank and file and the points within a radius of it), and
+//! whether a move touches a set.
+
+use chuhe::rules::board::{Bitboard, bit, lines_and_square_around, squares, touches};
+use chuhe::rules::types::{Move, Square};
+
+fn point(name: &str) -> Square {
+    Square::parse(name).unwrap_or_else(|| panic!("{name} is not a point"))
+}
+
+/// The points on the rank or the file of `centre`, or at most `radius` files and
+/// ranks from it, listed one by one.
+fn zone_by_definition(centre: Square, radius: i32) -> Bitboard {
+    let (cf, cr) = (i32::from(centre.file()), i32::from(centre.rank()));
+    Square::all()
+        .filter(|s| {
+            let (f, r) = (i32::from(s.file()), i32::from(s.rank()));
+            f == cf || r == cr || ((f - cf).abs() <= radius && (r - cr).abs() <= radius)
+        })
+        .fold(0, |set, s| set | bit(s))
+}
+
+fn names(set: Bitboard) -> Vec<String> {
+    squares(set).map(|s| s.to_string()).collect()
+}
+
+/// Every point of both palaces and a few others, with the radii of both variants
+/// (Xiangqi 2, Janggi 3) and the radii either side of them.
+#[test]
+fn the_check_zone_is_the_lines_and_the_square_around_the_point() {
+    let palaces =
+        ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2", "d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"];
+    for centre in palaces.into_iter().chain(["a0", "i9", "e4"]) {
+        for radius in 1..=4 {
+            let got = lines_and_square_around(point(centre), radius as u8);
+            let expected = zone_by_definition(point(centre), radius);
+            assert_eq!(names(got), names(expected), "around {centre}, radius {radius}");
+        }
+    }
+    // One worked by hand: around e9 with radius 2, ranks 7-9 of files c-g, the rest of
+    // rank 9 and of the e-file.
+    let e9 = lines_and_square_around(point("e9"), 2);
+    assert_eq!(e9.count_ones(), 15 + 4 + 7);
+}
+
+#[test]
+fn a_move_touches_a_set_when_it_leaves_or_reaches_one_of_its_points() {
+    let set = bit(point("e4")) | bit(point("c2"));
+    let mv = |text: &str| Move::parse_iccs(text).unwrap_or_else(|| panic!("{text}"));
+    assert!(touches(mv("e4e6"), set), "leaves e4");
+    assert!(touches(mv("a2c2"), set), "reaches c2");
+    assert!(touches(mv("c2e4"), set), "both");
+    assert!(!touches(mv("a0a9"), set), "neither");
+    assert!(!touches(mv("e3e5"), set), "passes over e4 without stopping");
+}
