@@ -42,6 +42,11 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     fn null_move_allowed(&self) -> bool {
         true
     }
+    /// May a pass here end the game (so that the search must not prune it)?
+    #[inline(always)]
+    fn pass_may_end_game(&self) -> bool {
+        true
+    }
     /// The piece `m` (legal) takes, if any.
     #[inline(always)]
     fn captured(&self, m: Move) -> Option<Piece> {
@@ -178,6 +183,11 @@ impl Searchable for janggi::Position {
     #[inline(always)]
     fn is_ended(&self) -> bool {
         self.consecutive_passes() >= 2
+    }
+    /// Only the pass that answers a pass ends the game; any other is a quiet move.
+    #[inline(always)]
+    fn pass_may_end_game(&self) -> bool {
+        self.consecutive_passes() > 0
     }
     /// Two passes draw under the casual rules and go to counting under the tournament
     /// rules (the half point for Han rules out a tie).

@@ -178,8 +178,8 @@ impl<P: Searchable> Worker<'_, P> {
                     {
                         continue;
                     }
-                } else if !m.is_pass() {
-                    // (A pass may end the game: it is never pruned.)
+                } else if !m.is_pass() || !self.pos.pass_may_end_game() {
+                    // (A pass that may end the game is never pruned.)
                     // Late-move pruning spares checks: a mate hides among them.
                     if move_count + 1 > lmp_limit(depth, improving) {
                         picker.skip_quiets = true;
