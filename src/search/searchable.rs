@@ -22,14 +22,29 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// The exchange value of each piece kind, by [`PieceKind::index`]: what taking it
     /// may gain at most (quiescence's delta pruning).
     const EXCHANGE_VALUES: [i32; 7] = see::SEE_VALUE;
+    /// The search's centipawn margins (futility, reverse futility, exchange and delta
+    /// pruning, the null move's step per evaluation) in percent of the values sized
+    /// for Xiangqi's material.
+    const MARGIN_PERCENT: i32 = 100;
 
     /// The side that loses a repetition cycle under `rules`, if one does: `plies` were
     /// played from `self`, which stands at both ends of the cycle.
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color>;
 
+    /// A margin of the search sized for Xiangqi's material, scaled to this variant's
+    /// ([`Searchable::MARGIN_PERCENT`]).
+    #[inline(always)]
+    fn margin(cp: i32) -> i32 {
+        cp * Self::MARGIN_PERCENT / 100
+    }
     /// May the search try a null move here?
     #[inline(always)]
     fn null_move_allowed(&self) -> bool {
+        true
+    }
+    /// May a pass here end the game (so that the search must not prune it)?
+    #[inline(always)]
+    fn pass_may_end_game(&self) -> bool {
         true
     }
     /// The piece `m` (legal) takes, if any.
@@ -152,6 +167,8 @@ impl Searchable for janggi::Position {
     type Rules = janggi::adjudicate::RuleSet;
     const SALT: u64 = 0x4A41_4E47_4749_3031;
     const EXCHANGE_VALUES: [i32; 7] = see::JANGGI_SEE_VALUE;
+    /// Janggi's material is worth about 1.4 times Xiangqi's (a chariot 1300 against 915).
+    const MARGIN_PERCENT: i32 = 140;
 
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
         janggi::adjudicate::cycle_loser(self.turn(), plies, rules)
@@ -166,6 +183,11 @@ impl Searchable for janggi::Position {
     #[inline(always)]
     fn is_ended(&self) -> bool {
         self.consecutive_passes() >= 2
+    }
+    /// Only the pass that answers a pass ends the game; any other is a quiet move.
+    #[inline(always)]
+    fn pass_may_end_game(&self) -> bool {
+        self.consecutive_passes() > 0
     }
     /// Two passes draw under the casual rules and go to counting under the tournament
     /// rules (the half point for Han rules out a tie).

@@ -441,6 +441,15 @@ proptest! {
             }
             prop_assert_eq!(pos.is_legal(Move::PASS), slow.contains("pass"));
             prop_assert_eq!(pos.has_piece_move(), moves.iter().any(|m| !m.is_pass()));
+            // The captures are the legal moves onto an enemy piece, in the same order.
+            let mut captures = MoveList::new();
+            pos.legal_captures(&mut captures);
+            let onto_enemy: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| !m.is_pass() && pos.board().piece_at(m.to()).is_some_and(|p| p.color() != pos.turn()))
+                .collect();
+            prop_assert_eq!(captures.as_slice(), &onto_enemy[..], "legal_captures in\n{:?}", pos);
             prop_assert_eq!(pos.key(), pos.key_from_scratch());
             let checkers: BTreeSet<Square> = chuhe::rules::board::squares(pos.checkers()).collect();
             prop_assert_eq!(&checkers, &slow_checkers(&pos));

@@ -8,7 +8,7 @@ use chuhe::rules::janggi::adjudicate::RuleSet;
 use chuhe::rules::janggi::{Game, Position};
 use chuhe::rules::types::Move;
 use chuhe::search::tt::TranspositionTable;
-use chuhe::search::{Limits, Params, Score, UnderRules, search};
+use chuhe::search::{Limits, Params, Score, Searchable, UnderRules, search};
 
 fn analyse(game: &Game, depth: u32) -> chuhe::search::Outcome {
     let tt = TranspositionTable::new(8);
@@ -49,6 +49,18 @@ fn a_second_pass_scores_as_a_draw() {
     let outcome = analyse(&game, 4);
     assert_eq!(outcome.best, None);
     assert_eq!(outcome.report.lines[0].score, Score::Centipawns(0));
+}
+
+#[test]
+fn only_a_pass_that_answers_a_pass_may_end_the_game() {
+    // The search may prune a pass like a quiet move, but not the one that would end the
+    // game (a draw under the casual rules, the count under the tournament rules).
+    let mut pos = Position::startpos();
+    assert!(!pos.pass_may_end_game());
+    pos.play(Move::PASS).unwrap();
+    assert!(pos.pass_may_end_game());
+    pos.play(Move::parse_iccs("a6a5").unwrap()).unwrap();
+    assert!(!pos.pass_may_end_game());
 }
 
 fn analyse_under(game: &Game, rules: RuleSet, params: &Params) -> chuhe::search::Outcome {

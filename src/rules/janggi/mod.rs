@@ -91,14 +91,7 @@ impl BoardRules for Janggi {
 
     /// Appends the legal captures to `list` (quiescence search).
     fn legal_captures(pos: &Position, list: &mut MoveList) {
-        let mut all = MoveList::new();
-        pos.generate(&mut all);
-        let enemy = pos.board.by_color(pos.turn.other());
-        for &m in &all {
-            if !m.is_pass() && enemy & bit(m.to()) != 0 {
-                list.push(m);
-            }
-        }
+        pos.generate_masked(!0, pos.board.by_color(pos.turn.other()), list);
     }
 
     /// `None` when `m` is legal here, otherwise the first rule it breaks.

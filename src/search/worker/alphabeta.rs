@@ -94,7 +94,7 @@ impl<P: Searchable> Worker<'_, P> {
         if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta near the horizon.
             if depth <= RFP_DEPTH
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - P::margin(RFP_MARGIN) * (depth - improving as i32) >= beta
                 && beta.abs() < MATE_BOUND
                 && eval.abs() < MATE_BOUND
             {
@@ -108,7 +108,7 @@ impl<P: Searchable> Worker<'_, P> {
                 && self.has_big_pieces()
                 && self.pos.null_move_allowed()
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 3 + ((eval - beta) / P::margin(200)).min(3);
                 self.pos.toggle_turn();
                 self.push(Move::PASS, false, true);
                 self.cont_stack[ply] = CONT_NONE;
@@ -173,13 +173,13 @@ impl<P: Searchable> Worker<'_, P> {
                 if capture {
                     if bad_capture
                         && depth <= SEE_PRUNE_DEPTH
-                        && !self.pos.see_ge(m, -SEE_CAPTURE_MARGIN * depth)
+                        && !self.pos.see_ge(m, -P::margin(SEE_CAPTURE_MARGIN) * depth)
                         && !self.pos.gives_check(m)
                     {
                         continue;
                     }
-                } else if !m.is_pass() {
-                    // (A pass may end the game: it is never pruned.)
+                } else if !m.is_pass() || !self.pos.pass_may_end_game() {
+                    // (A pass that may end the game is never pruned.)
                     // Late-move pruning spares checks: a mate hides among them.
                     if move_count + 1 > lmp_limit(depth, improving) {
                         picker.skip_quiets = true;
@@ -187,15 +187,15 @@ impl<P: Searchable> Worker<'_, P> {
                             continue;
                         }
                     }
-                    let futile =
-                        lmr_depth <= FUTILITY_DEPTH && eval + FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth <= alpha;
+                    let futile = lmr_depth <= FUTILITY_DEPTH
+                        && eval + P::margin(FUTILITY_BASE + FUTILITY_MARGIN * lmr_depth) <= alpha;
                     let unpromising = lmr_depth <= HISTORY_PRUNE_DEPTH && quiet_history < -HISTORY_PRUNE_MARGIN * depth;
                     // (Last, as the dearest test: a quiet move that leaves its piece to
                     // be taken for less.)
                     if (futile
                         || unpromising
                         || (lmr_depth <= SEE_PRUNE_DEPTH
-                            && !self.pos.see_ge(m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)))
+                            && !self.pos.see_ge(m, -P::margin(SEE_QUIET_MARGIN * lmr_depth * lmr_depth))))
                         && !self.pos.gives_check(m)
                     {
                         continue;
@@ -365,7 +365,7 @@ impl<P: Searchable> Worker<'_, P> {
             if !in_check && QS_PRUNING {
                 let victim = self.pos.captured(m).map_or(0, |p| P::EXCHANGE_VALUES[p.kind().index()]);
                 // Delta pruning: even the victim and a margin cannot lift alpha.
-                if stand + victim + QS_DELTA <= alpha {
+                if stand + victim + P::margin(QS_DELTA) <= alpha {
                     continue;
                 }
             }
