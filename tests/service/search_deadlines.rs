@@ -36,12 +36,6 @@ fn analyze(movetime_ms: u32) -> proto::AnalyzeRequest {
     }
 }
 
-fn with_deadline<T>(message: T, deadline: Duration) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.set_timeout(deadline);
-    request
-}
-
 /// One search thread, and searches may wait for it for up to 5 s; calls may take up to
 /// `call_limit`.
 ///
@@ -131,13 +125,21 @@ async fn a_search_admitted_after_a_wait_answers_before_the_deadline() {
 
 #[tokio::test]
 async fn concurrent_searches_under_a_deadline_answer_in_time_or_are_refused() {
-    let server = start(one_search_thread(Duration::from_secs(10), NO_CALL_LIMIT)).await;
-    let client = server.analysis().await;
+    // Every call may take 1.5 s from its arrival; six arrive at once for one thread.
     let deadline = Duration::from_millis(1_500);
+    let server = start(one_search_thread(Duration::from_secs(10), deadline)).await;
+    let client = server.analysis().await;
     let calls: Vec<_> = (0..6)
         .map(|_| {
             let mut client = client.clone();
-            tokio::spawn(async move { client.analyze(with_deadline(analyze(20_000), deadline)).await })
+            tokio::spawn(async move {
+                let mut stream = client.analyze_stream(analyze_stream(20_000)).await?.into_inner();
+                let mut last = None;
+                while let Some(m) = stream.next().await {
+                    last = Some(m?);
+                }
+                Ok::<_, tonic::Status>(last.filter(|m| m.is_final).expect("a final message"))
+            })
         })
         .collect();
     let mut answered = 0;
@@ -145,7 +147,10 @@ async fn concurrent_searches_under_a_deadline_answer_in_time_or_are_refused() {
         match call.await.expect("the call's task") {
             Ok(answer) => {
                 answered += 1;
-                assert!(!answer.get_ref().best_move.is_empty());
+                assert!(!answer.best_move.is_empty(), "{answer:?}");
+                // The search ended by the call's deadline, as the server measured it.
+                assert_eq!(answer.stop_reason(), proto::StopReason::Deadline, "{answer:?}");
+                assert!(answer.time_ms < deadline.as_millis() as u32, "{answer:?}");
             }
             // No search thread freed up in time to search before the deadline.
             Err(status) => assert_eq!(status.code(), tonic::Code::ResourceExhausted, "{status:?}"),
