@@ -100,4 +100,10 @@ pub const WEIGHTS: [[i32; 2]; TERMS] = [
     [29, 6],
     // the side to move
     [-1, 3],
+    // an enemy piece attacking the own palace: chariot, horse, cannon, soldier
+    [0, 0], [0, 0], [0, 0], [0, 0],
+    // two, three, four or more enemy pieces attacking the own palace
+    [0, 0], [0, 0], [0, 0],
+    // a pair of soldiers across the river side by side
+    [0, 0],
 ];
