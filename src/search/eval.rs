@@ -11,8 +11,8 @@
 //! (the hollow cannon with nothing between, or two screens, one of which can step aside
 //! with a discovered check), the side to move, the enemy pieces that attack a point of
 //! the own palace (by kind, and how many at once), and soldiers across the river side by
-//! side. (The last two are weighted 0 until a retune that wins gives them weights; a
-//! weighted sum does not count terms whose weights are all zero.)
+//! side. (A weighted sum does not count terms whose weights are all zero: a term can
+//! be in the tree for the tuner before a retune that wins gives it weights.)
 //!
 //! Material and placement are kept incrementally ([`Material`]); the other terms are
 //! counted by [`positional_terms`], which the tuner calls with a sink that records the
