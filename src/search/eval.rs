@@ -9,7 +9,10 @@
 //! free), king safety (a missing advisor or elephant, charged per enemy chariot, horse,
 //! cannon and soldier across the river), a cannon aimed down the enemy general's file
 //! (the hollow cannon with nothing between, or two screens, one of which can step aside
-//! with a discovered check), and the side to move.
+//! with a discovered check), the side to move, the enemy pieces that attack a point of
+//! the own palace (by kind, and how many at once), and soldiers across the river side by
+//! side. (A weighted sum does not count terms whose weights are all zero: a term can
+//! be in the tree for the tuner before a retune that wins gives it weights.)
 //!
 //! Material and placement are kept incrementally ([`Material`]); the other terms are
 //! counted by [`positional_terms`], which the tuner calls with a sink that records the
@@ -18,10 +21,15 @@
 pub use super::eval_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{PieceSquareTable, WeightedSum, attackers, chariot_reach, horse_freedom};
-use crate::rules::board::squares;
+use super::terms::{
+    ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom,
+    horses_reaching, palace_pressure,
+};
+use crate::rules::board::{Bitboard, Board, FILE_MASKS, PALACE, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::janggi::tables::{FILE_JUMPS, RANK_JUMPS};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
+use crate::rules::xiangqi::tables::PAWN_STEPS;
 
 /// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
 pub const MATERIAL: usize = 0;
@@ -43,8 +51,16 @@ pub const HOLLOW_CANNON: usize = MISSING_ELEPHANT + 4;
 pub const CANNON_BEHIND_SCREENS: usize = HOLLOW_CANNON + 1;
 /// The side to move.
 pub const TEMPO: usize = CANNON_BEHIND_SCREENS + 1;
+/// An enemy piece that attacks a point of the own palace, per kind: chariot, horse,
+/// cannon, soldier (four terms).
+pub const PALACE_ATTACKER: usize = TEMPO + 1;
+/// Two, three, and four or more enemy pieces attacking the own palace (three terms, one
+/// of which counts).
+pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 4;
+/// A pair of soldiers across the river side by side on one rank.
+pub const CONNECTED_SOLDIERS: usize = PALACE_PRESSURE + 3;
 /// The number of terms.
-pub const TERMS: usize = TEMPO + 1;
+pub const TERMS: usize = CONNECTED_SOLDIERS + 1;
 
 /// Phase weight of each kind (attacking pieces only); full board = 24.
 const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
@@ -131,7 +147,7 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 }
 
 /// Counts every term but material and placement into `sink`: mobility, king safety,
-/// aimed cannons and the side to move.
+/// aimed cannons, the side to move, attacks on each palace and connected soldiers.
 #[inline(always)]
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
@@ -156,6 +172,46 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         sink.add(CANNON_BEHIND_SCREENS, sign * screened);
     }
     sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
+    // Terms whose weights are all zero cost nothing in the search (the tuner counts them).
+    let (palace, connected) = (sink.counts_any(PALACE_ATTACKER, 7), sink.counts_any(CONNECTED_SOLDIERS, 1));
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        if palace {
+            let by_kind = palace_attackers(b, color.other(), PALACE[color.index()]);
+            palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
+        }
+        if connected {
+            sink.add(CONNECTED_SOLDIERS, sign * connected_soldiers(b, color));
+        }
+    }
+}
+
+/// The pieces of `by` that attack a point of `palace`, by kind: chariots and cannons
+/// along ranks and files (a cannon over its screen, onto an empty point or a piece),
+/// horses whose leg is free, soldiers one step away.
+#[inline(always)]
+pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 4] {
+    let mut cannons = 0;
+    for sq in squares(b.pieces(by, PieceKind::Cannon)) {
+        let (f, r) = (sq.file(), sq.rank());
+        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+        let [rank_below, rank_above] = RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize];
+        let [file_below, file_above] = FILE_JUMPS[r as usize][b.file_occupancy(f) as usize];
+        let reach = rank_bits_to_board(rank_below | rank_above | rv.second, r)
+            | file_bits_to_board(file_below | file_above | fv.second, f);
+        cannons += (reach & palace != 0) as i32;
+    }
+    let soldiers =
+        squares(b.pieces(by, PieceKind::Pawn)).filter(|sq| PAWN_STEPS[by.index()][sq.index()] & palace != 0).count();
+    [chariots_reaching(b, by, palace), horses_reaching(b, by, palace), cannons, soldiers as i32]
+}
+
+/// The pairs of `color`'s soldiers across the river that stand side by side on a rank.
+#[inline(always)]
+fn connected_soldiers(b: &Board, color: Color) -> i32 {
+    let across = b.pieces(color, PieceKind::Pawn) & ACROSS_THE_RIVER[color.index()];
+    // A soldier with a neighbour on the next file (the i-file has no next file).
+    (across & (across >> 1) & !FILE_MASKS[8]).count_ones() as i32
 }
 
 /// `color`'s cannons aimed down the enemy general's file: with nothing between, and
@@ -213,5 +269,71 @@ mod tests {
         let screens = crate::notation::fen::xiangqi("3k5/3n5/9/9/3P5/9/9/3C5/9/4K4 b - - 0 1").unwrap();
         assert_eq!(cannon_aim(&screens, Color::Red), (0, 1));
         assert_eq!(cannon_aim(&hollow, Color::Red), (1, 0));
+    }
+
+    /// Black's pieces attacking Red's palace (d0-f2) in the Xiangqi position `fen_text`.
+    fn attacking_red(fen_text: &str) -> [i32; 4] {
+        let pos = crate::notation::fen::xiangqi(fen_text).unwrap();
+        palace_attackers(pos.board(), Color::Black, PALACE[Color::Red.index()])
+    }
+
+    #[test]
+    fn palace_attackers_need_a_way_in() {
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/9/9/9/3K5 w - - 0 1"), [0; 4]);
+        // A chariot down the open e-file; blocked by a soldier on e4.
+        assert_eq!(attacking_red("5k3/9/9/9/4r4/9/9/9/9/3K5 w - - 0 1"), [1, 0, 0, 0]);
+        assert_eq!(attacking_red("5k3/9/9/9/4r4/4P4/9/9/9/3K5 w - - 0 1"), [0; 4]);
+        // A cannon needs that soldier as its screen: without one it only moves there.
+        assert_eq!(attacking_red("5k3/9/9/9/4c4/4P4/9/9/9/3K5 w - - 0 1"), [0, 0, 1, 0]);
+        assert_eq!(attacking_red("5k3/9/9/9/4c4/9/9/9/9/3K5 w - - 0 1"), [0; 4]);
+        // A cannon on a2 over the red cannon on b2 takes the advisor on d2.
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/9/cC1A5/9/3K5 w - - 0 1"), [0, 0, 1, 0]);
+        // A horse on d3 reaches e1 over its leg d2 and f2 over e3, unless both are taken.
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/3n5/9/9/3K5 w - - 0 1"), [0, 1, 0, 0]);
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/3nP4/3A5/9/3K5 w - - 0 1"), [0; 4]);
+        // A soldier on e3 steps to e2; one on a3 goes nowhere near.
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/4p4/9/9/3K5 w - - 0 1"), [0, 0, 0, 1]);
+        assert_eq!(attacking_red("5k3/9/9/9/9/9/p8/9/9/3K5 w - - 0 1"), [0; 4]);
+    }
+
+    /// The total count of each term of `fen_text`'s positional terms.
+    fn positional_totals(fen_text: &str) -> Vec<i32> {
+        struct Totals(Vec<i32>);
+        impl TermSink for Totals {
+            fn add(&mut self, term: usize, count: i32) {
+                self.0[term] += count;
+            }
+        }
+        let mut totals = Totals(vec![0; TERMS]);
+        positional_terms(&crate::notation::fen::xiangqi(fen_text).unwrap(), &mut totals);
+        totals.0
+    }
+
+    #[test]
+    fn attackers_together_press_the_palace() {
+        // A black chariot along rank 2 and a soldier on e3: two attack Red's palace.
+        let totals = positional_totals("5k3/9/9/9/9/9/4p4/r8/9/3K5 w - - 0 1");
+        assert_eq!(totals[PALACE_ATTACKER..PALACE_ATTACKER + 4], [1, 0, 0, 1]);
+        assert_eq!(totals[PALACE_PRESSURE..PALACE_PRESSURE + 3], [1, 0, 0]);
+        // A horse on f3 makes three: it reaches e1 over its free leg f2.
+        let totals = positional_totals("5k3/9/9/9/9/9/4pn3/r8/9/3K5 w - - 0 1");
+        assert_eq!(totals[PALACE_ATTACKER..PALACE_ATTACKER + 4], [1, 1, 0, 1]);
+        assert_eq!(totals[PALACE_PRESSURE..PALACE_PRESSURE + 3], [0, 1, 0]);
+        // Counted against Black when Red attacks: one red chariot up the d-file.
+        let totals = positional_totals("5k3/9/9/9/3R5/9/9/9/9/3K5 b - - 0 1");
+        assert_eq!(totals[PALACE_ATTACKER..PALACE_ATTACKER + 4], [-1, 0, 0, 0]);
+        assert_eq!(totals[PALACE_PRESSURE..PALACE_PRESSURE + 3], [0, 0, 0]);
+    }
+
+    #[test]
+    fn soldiers_across_the_river_side_by_side_are_connected() {
+        assert_eq!(positional_totals("5k3/9/9/3PP4/9/9/9/9/9/3K5 w - - 0 1")[CONNECTED_SOLDIERS], 1);
+        assert_eq!(positional_totals("5k3/9/9/3PPP3/9/9/9/9/9/3K5 w - - 0 1")[CONNECTED_SOLDIERS], 2);
+        // Not side by side.
+        assert_eq!(positional_totals("5k3/9/9/2P1P4/9/9/9/9/9/3K5 w - - 0 1")[CONNECTED_SOLDIERS], 0);
+        // i5 and a6 are neighbours in the board's numbering, not on the board.
+        assert_eq!(positional_totals("5k3/9/9/P8/8P/9/9/9/9/3K5 w - - 0 1")[CONNECTED_SOLDIERS], 0);
+        // Black's pair on d3 and e3, counted for Black.
+        assert_eq!(positional_totals("5k3/9/9/9/9/9/3pp4/9/9/3K5 w - - 0 1")[CONNECTED_SOLDIERS], -1);
     }
 }

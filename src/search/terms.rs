@@ -1,9 +1,10 @@
 //! What the Xiangqi and Janggi evaluations count the same way: the sink their terms go
 //! to, the weighted sum the search takes of them and its taper between the opening and
 //! the endgame score, the mobility of the two pieces both games move alike (chariot and
-//! horse), and the attackers a side's guards are charged for.
+//! horse), the attackers a side's guards are charged for, and the pieces that attack a
+//! side's palace.
 
-use crate::rules::board::{Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::board::{Bitboard, Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::types::{Color, PieceKind, Square};
 
 /// Material plus placement of each piece on each point, `(opening, endgame)`, signed:
@@ -49,6 +50,15 @@ pub trait TermSink {
     /// `count` times term `term`, counted for Red or Cho (positive) or for Black or Han
     /// (negative).
     fn add(&mut self, term: usize, count: i32);
+
+    /// Can any of the `n` terms from `first` on change what the sink holds? A sink
+    /// that records every term says yes; a weighted sum says no when all their
+    /// weights are zero, and the evaluation then need not count them.
+    #[inline(always)]
+    fn counts_any(&self, first: usize, n: usize) -> bool {
+        let _ = (first, n);
+        true
+    }
 }
 
 /// Sums terms with a table of `[opening, endgame]` weights: the two scores.
@@ -84,6 +94,11 @@ impl<const N: usize> TermSink for WeightedSum<N> {
         self.mg += self.weights[term][0] * count;
         self.eg += self.weights[term][1] * count;
     }
+
+    #[inline(always)]
+    fn counts_any(&self, first: usize, n: usize) -> bool {
+        self.weights[first..first + n].iter().any(|w| *w != [0, 0])
+    }
 }
 
 /// The points `color`'s chariots reach along their ranks and files (empty points).
@@ -108,15 +123,98 @@ pub fn horse_freedom(b: &Board, color: Color) -> i32 {
     free as i32
 }
 
+/// `ACROSS_THE_RIVER[color]`: the other side's half of the board, ranks 5-9 for Red
+/// (Cho) and 0-4 for Black (Han).
+pub const ACROSS_THE_RIVER: [Bitboard; 2] = [((1u128 << 90) - 1) & !((1u128 << 45) - 1), (1u128 << 45) - 1];
+
 /// `color`'s attackers by kind, as the other side's missing guards are charged for
 /// them: chariots, horses, cannons, and soldiers in the other side's half.
 #[inline(always)]
 pub fn attackers(b: &Board, color: Color) -> [i32; 4] {
-    let other_half = if color == Color::Red { !((1u128 << 45) - 1) } else { (1u128 << 45) - 1 };
+    let other_half = ACROSS_THE_RIVER[color.index()];
     [
         b.pieces(color, PieceKind::Chariot).count_ones() as i32,
         b.pieces(color, PieceKind::Horse).count_ones() as i32,
         b.pieces(color, PieceKind::Cannon).count_ones() as i32,
         (b.pieces(color, PieceKind::Pawn) & other_half).count_ones() as i32,
     ]
+}
+
+/// How many of `by`'s chariots reach a point of `zone` along their rank or file: an
+/// empty point, or the first piece in the way.
+#[inline(always)]
+pub fn chariots_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
+    let mut count = 0;
+    for sq in squares(b.pieces(by, PieceKind::Chariot)) {
+        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+        let reach =
+            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
+        count += (reach & zone != 0) as i32;
+    }
+    count
+}
+
+/// How many of `by`'s horses have a move onto a point of `zone` whose leg is free.
+#[inline(always)]
+pub fn horses_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
+    let mut count = 0;
+    for sq in squares(b.pieces(by, PieceKind::Horse)) {
+        let mut moves = HORSE_MOVES[sq.index()].as_slice().iter();
+        count += moves.any(|st| zone & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0) as i32;
+    }
+    count
+}
+
+/// Counts the enemy pieces attacking one side's palace into `sink`, `sign` for that
+/// side: each of `by_kind` under its own term from `attacker_term` on, and two, three,
+/// or four and more at once under one of the three terms from `pressure_term` on (an
+/// attack grows faster than its pieces).
+#[inline(always)]
+pub fn palace_pressure(
+    sink: &mut impl TermSink,
+    attacker_term: usize,
+    pressure_term: usize,
+    sign: i32,
+    by_kind: &[i32],
+) {
+    let mut total = 0;
+    for (kind, &count) in by_kind.iter().enumerate() {
+        sink.add(attacker_term + kind, sign * count);
+        total += count;
+    }
+    if total >= 2 {
+        sink.add(pressure_term + (total.min(4) - 2) as usize, sign);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static WEIGHTS: [[i32; 2]; 3] = [[0, 0], [0, 5], [0, 0]];
+
+    #[test]
+    fn a_weighted_sum_passes_over_only_terms_whose_weights_are_all_zero() {
+        let sum = WeightedSum::new(&WEIGHTS, 0, 0);
+        assert!(!sum.counts_any(0, 1));
+        assert!(sum.counts_any(0, 2), "the endgame weight of term 1 counts");
+        assert!(sum.counts_any(1, 2));
+        assert!(!sum.counts_any(2, 1));
+    }
+
+    #[test]
+    fn pressure_counts_each_attacker_and_how_many_at_once() {
+        let mut sum = WeightedSum::new(&PRESSURE, 0, 0);
+        // Attacker weights 1, 10 (two kinds); pressure weights 100, 1000, 10000.
+        palace_pressure(&mut sum, 0, 2, -1, &[1, 0]);
+        assert_eq!(sum.mg, -1, "one attacker is no pressure");
+        let mut sum = WeightedSum::new(&PRESSURE, 0, 0);
+        palace_pressure(&mut sum, 0, 2, 1, &[2, 1]);
+        assert_eq!(sum.mg, 2 + 10 + 1000, "three at once");
+        let mut sum = WeightedSum::new(&PRESSURE, 0, 0);
+        palace_pressure(&mut sum, 0, 2, 1, &[3, 3]);
+        assert_eq!(sum.mg, 3 + 30 + 10000, "six count as four or more");
+    }
+
+    static PRESSURE: [[i32; 2]; 5] = [[1, 0], [10, 0], [100, 0], [1000, 0], [10000, 0]];
 }

@@ -155,7 +155,7 @@ fn a_fixed_depth_search_visits_a_known_number_of_nodes() {
         opening.play(Move::parse_iccs(m).unwrap()).unwrap();
     }
     let middlegame = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
-    for (g, d, nodes) in [(&opening, 11, 52_770), (&middlegame, 10, 25_738)] {
+    for (g, d, nodes) in [(&opening, 11, 56_395), (&middlegame, 10, 41_882)] {
         let outcome = run(g, depth(d), &TranspositionTable::new(16));
         assert_eq!(outcome.report.nodes, nodes, "depth {d}");
     }
@@ -231,7 +231,8 @@ fn the_shared_table_makes_a_repeated_request_cheaper() {
     let second = run(&g, depth(11), &tt);
     first_nodes += first.report.nodes;
     second_nodes += second.report.nodes;
-    assert!(second_nodes * 2 < first_nodes, "first {first_nodes} second {second_nodes}");
+    // At least a third fewer (how many fewer depends on the evaluation's weights).
+    assert!(second_nodes * 3 < first_nodes * 2, "first {first_nodes} second {second_nodes}");
     // A nearby position (after the expected reply) profits too.
     let mut next = g.clone();
     next.play(first.best.unwrap()).unwrap();

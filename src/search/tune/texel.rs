@@ -253,6 +253,11 @@ pub fn weights_source(weights: &[[i32; 2]]) -> String {
     sections.push(("a cannon on the enemy general's file with nothing between".into(), HOLLOW_CANNON, 1, 1));
     sections.push(("a cannon on the enemy general's file behind two screens".into(), CANNON_BEHIND_SCREENS, 1, 1));
     sections.push(("the side to move".into(), TEMPO, 1, 1));
+    let palace = "an enemy piece attacking the own palace: chariot, horse, cannon, soldier";
+    sections.push((palace.into(), PALACE_ATTACKER, 4, 4));
+    let pressure = "two, three, four or more enemy pieces attacking the own palace";
+    sections.push((pressure.into(), PALACE_PRESSURE, 3, 3));
+    sections.push(("a pair of soldiers across the river side by side".into(), CONNECTED_SOLDIERS, 1, 1));
     let header = "//! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::eval`] (see its term indices). Written by `chuhe tune` (README, \"Tuning the\n\
          //! evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
