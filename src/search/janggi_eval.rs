@@ -18,8 +18,10 @@
 pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{PieceSquareTable, WeightedSum, attackers, chariot_reach, horse_freedom};
-use crate::rules::board::{Bitboard, Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use super::terms::{
+    PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom, horses_reaching,
+};
+use crate::rules::board::{Bitboard, Board, squares};
 use crate::rules::janggi::tables::{ELEPHANT_MOVES, PALACE, SOLDIER_STEPS};
 use crate::rules::janggi::{Position, cannon_attacks};
 use crate::rules::types::{Color, Move, PieceKind};
@@ -173,19 +175,9 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
 /// ranks and files), cannons, horses, elephants and soldiers.
 #[inline(always)]
 pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 5] {
-    let mut out = [0; 5];
-    for sq in squares(b.pieces(by, PieceKind::Chariot)) {
-        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-        let reach =
-            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
-        out[0] += (reach & palace != 0) as i32;
-    }
+    let mut out = [chariots_reaching(b, by, palace), 0, horses_reaching(b, by, palace), 0, 0];
     for sq in squares(b.pieces(by, PieceKind::Cannon)) {
         out[1] += (cannon_attacks(b, sq, by) & palace != 0) as i32;
-    }
-    for sq in squares(b.pieces(by, PieceKind::Horse)) {
-        let mut hits = HORSE_MOVES[sq.index()].as_slice().iter();
-        out[2] += hits.any(|st| palace & bit_at(st.to) != 0 && b.code_at(st.block as usize) == 0) as i32;
     }
     for sq in squares(b.pieces(by, PieceKind::Elephant)) {
         let mut hits = ELEPHANT_MOVES[sq.index()].as_slice().iter();
