@@ -2,7 +2,9 @@
 //! touch (the general's rank and file and the points within a radius of it), and
 //! whether a move touches a set.
 
-use chuhe::rules::board::{Bitboard, bit, lines_and_square_around, squares, touches};
+use chuhe::rules::board::{
+    ALL_SQUARES, Bitboard, FILE_MASKS, PALACE, RANK_MASKS, bit, lines_and_square_around, squares, touches,
+};
 use chuhe::rules::types::{Move, Square};
 
 fn point(name: &str) -> Square {
@@ -53,4 +55,22 @@ fn a_move_touches_a_set_when_it_leaves_or_reaches_one_of_its_points() {
     assert!(touches(mv("c2e4"), set), "both");
     assert!(!touches(mv("a0a9"), set), "neither");
     assert!(!touches(mv("e3e5"), set), "passes over e4 without stopping");
+}
+
+/// The whole-board, rank, file and palace sets against the points listed one by one.
+#[test]
+fn the_named_point_sets_hold_their_points() {
+    let set_of = |keep: &dyn Fn(u8, u8) -> bool| -> Bitboard {
+        Square::all().filter(|s| keep(s.file(), s.rank())).fold(0, |set, s| set | bit(s))
+    };
+    assert_eq!(ALL_SQUARES, set_of(&|_, _| true));
+    assert_eq!(ALL_SQUARES.count_ones(), 90);
+    for rank in 0..10 {
+        assert_eq!(RANK_MASKS[rank as usize], set_of(&|_, r| r == rank), "rank {rank}");
+    }
+    for file in 0..9 {
+        assert_eq!(FILE_MASKS[file as usize], set_of(&|f, _| f == file), "file {file}");
+    }
+    assert_eq!(names(PALACE[0]), ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]);
+    assert_eq!(names(PALACE[1]), ["d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"]);
 }

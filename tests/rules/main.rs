@@ -25,3 +25,4 @@ mod records;
 mod rule_names;
 mod rulings;
 mod three_kingdoms;
+mod xiangqi_answers;
