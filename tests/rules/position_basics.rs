@@ -63,6 +63,27 @@ fn janggi_refuses_an_extra_move() {
     assert_eq!(pos.turn(), Color::Red);
 }
 
+/// Xiangqi gives a handicap's extra move: the same side moves again, the move number
+/// grows after Black's turn as after a move, and taking it back restores turn and number.
+/// A side in check gets no extra move.
+#[test]
+fn xiangqi_gives_an_extra_move_and_takes_it_back() {
+    let start = xiangqi::Position::startpos();
+    let mut pos = start.clone();
+    assert!(RecordedPosition::skip_turn(&mut pos));
+    assert_eq!((pos.turn(), RecordedPosition::fullmove_number(&pos)), (Color::Black, 1));
+    assert!(RecordedPosition::skip_turn(&mut pos));
+    assert_eq!((pos.turn(), RecordedPosition::fullmove_number(&pos)), (Color::Red, 2));
+    RecordedPosition::undo_skip_turn(&mut pos);
+    assert_eq!((pos.turn(), pos.fullmove_number()), (Color::Black, 1));
+    RecordedPosition::undo_skip_turn(&mut pos);
+    assert_eq!(pos, start);
+    let mut checked = fen::xiangqi("3k5/9/9/4r4/9/9/9/9/6n2/4K4 w - - 0 1").unwrap();
+    let before = checked.clone();
+    assert!(!RecordedPosition::skip_turn(&mut checked));
+    assert_eq!(checked, before);
+}
+
 /// The debug view: the board from Black's side down (rank 9 first) in FEN letters,
 /// then the side to move in the variant's name, the clocks and, in Janggi, the passes.
 #[test]
