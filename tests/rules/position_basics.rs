@@ -3,7 +3,7 @@
 //! Janggi's refusal of a handicap's extra move, and the debug view of a position.
 
 use chuhe::notation::fen;
-use chuhe::rules::board::{ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES};
+use chuhe::rules::board::{Bitboard, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES, squares};
 use chuhe::rules::game::RecordedPosition;
 use chuhe::rules::types::{Color, Move, Piece, PieceKind, Square};
 use chuhe::rules::{janggi, xiangqi};
@@ -82,6 +82,24 @@ fn xiangqi_gives_an_extra_move_and_takes_it_back() {
     let before = checked.clone();
     assert!(!RecordedPosition::skip_turn(&mut checked));
     assert_eq!(checked, before);
+}
+
+/// The start position's sets of pieces against the layout listed by hand, and the boards
+/// of two different positions differ.
+#[test]
+fn the_boards_piece_sets_and_equality() {
+    let start = xiangqi::Position::startpos();
+    let b = start.board();
+    let names = |set: Bitboard| squares(set).map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(names(b.by_piece(Piece::new(Color::Red, PieceKind::Chariot))), ["a0", "i0"]);
+    assert_eq!(names(b.by_piece(Piece::new(Color::Black, PieceKind::Cannon))), ["b7", "h7"]);
+    assert_eq!(names(b.pieces(Color::Black, PieceKind::General)), ["e9"]);
+    assert_eq!(names(b.pieces(Color::Red, PieceKind::Pawn)), ["a3", "c3", "e3", "g3", "i3"]);
+    assert_eq!(b.occupied().count_ones(), 32);
+    assert_eq!(b.by_color(Color::Red).count_ones(), 16);
+    let mut moved = start.clone();
+    moved.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
+    assert_ne!(moved.board(), start.board());
 }
 
 /// The debug view: the board from Black's side down (rank 9 first) in FEN letters,
