@@ -3,7 +3,7 @@
 //! Janggi's refusal of a handicap's extra move, and the debug view of a position.
 
 use chuhe::notation::fen;
-use chuhe::rules::board::{Bitboard, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES, squares};
+use chuhe::rules::board::{Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES, bit, squares};
 use chuhe::rules::game::RecordedPosition;
 use chuhe::rules::types::{Color, Move, Piece, PieceKind, Square};
 use chuhe::rules::{janggi, xiangqi};
@@ -100,6 +100,28 @@ fn the_boards_piece_sets_and_equality() {
     let mut moved = start.clone();
     moved.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
     assert_ne!(moved.board(), start.board());
+}
+
+/// A piece put on an empty board and taken off again leaves no trace in the sets, the
+/// line occupancies or the key; a piece put over another replaces it.
+#[test]
+fn pieces_put_and_removed_leave_no_trace() {
+    let mut board = Board::empty();
+    let chariot = Piece::new(Color::Red, PieceKind::Chariot);
+    let horse = Piece::new(Color::Black, PieceKind::Horse);
+    let e4 = Square::parse("e4").unwrap();
+    board.put(e4, chariot);
+    assert_eq!((board.rank_occupancy(4), board.file_occupancy(4)), (1 << 4, 1 << 4));
+    board.put(e4, horse);
+    assert_eq!((board.by_piece(chariot), board.by_color(Color::Red)), (0, 0));
+    assert_eq!((board.by_piece(horse), board.by_color(Color::Black)), (bit(e4), bit(e4)));
+    assert_eq!((board.rank_occupancy(4), board.file_occupancy(4)), (1 << 4, 1 << 4));
+    assert_eq!(board.key(), ZOBRIST_PIECES[horse.index()][e4.index()]);
+    assert_eq!(board.remove(e4), Some(horse));
+    assert_eq!((board.occupied(), board.by_piece(horse), board.key()), (0, 0, 0));
+    assert_eq!((board.rank_occupancy(4), board.file_occupancy(4)), (0, 0));
+    assert_eq!(board.remove(e4), None);
+    assert_eq!(board, Board::empty());
 }
 
 /// The debug view: the board from Black's side down (rank 9 first) in FEN letters,
