@@ -124,6 +124,26 @@ fn pieces_put_and_removed_leave_no_trace() {
     assert_eq!(board, Board::empty());
 }
 
+/// The key kept move by move is the key of the same position read anew from its FEN,
+/// a capture on the way, and taking the moves back restores the start's key.
+#[test]
+fn the_key_kept_through_moves_is_the_key_of_the_position_read_anew() {
+    let start = xiangqi::Position::startpos();
+    let mut pos = start.clone();
+    let moves = ["h2e2", "h9g7", "e2e6", "g7e6", "b0c2"].map(|text| Move::parse_iccs(text).unwrap());
+    let mut undos = Vec::new();
+    for m in moves {
+        undos.push(pos.play(m).unwrap());
+        let fresh = fen::xiangqi(&fen::format(&pos.to_setup())).unwrap();
+        assert_eq!(pos.key(), fresh.key(), "after {m}");
+    }
+    for (&m, undo) in moves.iter().zip(undos).rev() {
+        pos.undo(m, undo);
+    }
+    assert_eq!(pos.key(), start.key());
+    assert_eq!(pos, start);
+}
+
 /// The debug view: the board from Black's side down (rank 9 first) in FEN letters,
 /// then the side to move in the variant's name, the clocks and, in Janggi, the passes.
 #[test]
