@@ -15,6 +15,7 @@ mod fen;
 mod handicap;
 mod janggi;
 mod janggi_adjudication;
+mod janggi_explain;
 mod janggi_perft;
 mod legality;
 mod notation;
