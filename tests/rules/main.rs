@@ -13,6 +13,7 @@ mod board_geometry;
 mod chase;
 mod fen;
 mod handicap;
+mod illegal_words;
 mod janggi;
 mod janggi_adjudication;
 mod janggi_explain;
