@@ -1196,6 +1196,9 @@ fn perft_from_the_start() {
     assert_eq!(perft(&mut pos, 3), 62_560);
     let mut pos = Position::startpos(false);
     assert_eq!(perft(&mut pos, 1), 44);
+    // The count asked for directly gives the same first ply.
+    assert_eq!(Position::startpos(true).legal_move_count(), 40);
+    assert_eq!(Position::startpos(false).legal_move_count(), 44);
 }
 
 proptest! {

@@ -311,3 +311,43 @@ fn cannon_line(b: &Board, base: usize, view: &LineView, jumps: &[u16; 2], prey: 
     }
     (quiet, takes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(pieces: &[(&str, Color, PieceKind)]) -> Board {
+        let mut b = Board::empty();
+        for &(at, color, kind) in pieces {
+            b.put(Square::parse(at).unwrap(), Piece::new(color, kind));
+        }
+        b
+    }
+
+    fn set(names: &[&str]) -> Bitboard {
+        names.iter().map(|n| bit(Square::parse(n).unwrap())).fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn a_cannon_attacks_past_one_screen_that_is_not_a_cannon() {
+        use Color::{Black, Red};
+        use PieceKind::{Advisor, Cannon, Chariot, Horse, Pawn};
+        let a0 = Square::parse("a0").unwrap();
+        // Up the file: the soldier on a3 screens a4, a5 and the horse on a6, which the
+        // cannon may take; a7 lies behind the horse. Along the rank the first piece is a
+        // cannon, which screens nothing.
+        let b = board(&[("a0", Red, Cannon), ("b0", Black, Cannon), ("a3", Red, Pawn), ("a6", Black, Horse)]);
+        assert_eq!(cannon_attacks(&b, a0, Red), set(&["a4", "a5", "a6"]));
+        // Along the palace diagonal d0-e1-f2, over the guard on e1.
+        let d0 = Square::parse("d0").unwrap();
+        let b = board(&[("d0", Red, Cannon), ("e1", Red, Advisor), ("f2", Black, Chariot)]);
+        assert_eq!(cannon_attacks(&b, d0, Red), set(&["f2"]));
+        let b = board(&[("d0", Red, Cannon), ("e1", Red, Advisor)]);
+        assert_eq!(cannon_attacks(&b, d0, Red), set(&["f2"]));
+        let b = board(&[("d0", Red, Cannon), ("e1", Red, Advisor), ("f2", Black, Cannon)]);
+        assert_eq!(cannon_attacks(&b, d0, Red), 0, "a cannon cannot take a cannon");
+        // Black's cannon on the same point does not take Black's own chariot.
+        let b = board(&[("d0", Black, Cannon), ("e1", Red, Advisor), ("f2", Black, Chariot)]);
+        assert_eq!(cannon_attacks(&b, d0, Black), 0);
+    }
+}
