@@ -3,6 +3,7 @@
 //! kingdom's search completed, a multiple of the number of kingdoms in play.
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use chuhe::rules::three_kingdoms::Position;
 use chuhe::rules::three_kingdoms::outcome::Game;
@@ -70,4 +71,41 @@ fn a_won_game_declines_with_the_win_and_its_distance() {
             "depth {limit}"
         );
     }
+}
+
+fn judge_with(text: &str, limits: Limits, deadline: Option<Instant>) -> DrawVerdict {
+    let game = Game::new(Position::from_text(text).unwrap());
+    let tt = TranspositionTable::new(4);
+    judge_draw_offer(&game, limits, &tt, &AtomicBool::new(false), deadline)
+}
+
+#[test]
+fn without_a_depth_the_search_stops_at_its_deepest_ply() {
+    // Bare generals cost few nodes a depth; the search's bound is 88 plies (its 96 less
+    // a margin), and the deepest multiple of three within it is 87.
+    let limits = Limits { nodes: Some(300_000), ..Limits::default() };
+    let verdict = judge_with(BARE, limits, None);
+    assert_eq!(verdict, DrawVerdict { answer: DrawAnswer::LevelAndQuiet, score: 0, depth: 87 });
+}
+
+#[test]
+fn a_deadline_far_off_leaves_the_verdict_as_it_is() {
+    // The time left is shared among the kingdoms' searches; a minute is far more than
+    // these depths need.
+    let deadline = Some(Instant::now() + Duration::from_secs(60));
+    for (text, limit) in [(BARE, 3), (WON, 4), (AHEAD, 3), (LOST, 6)] {
+        let limits = Limits { depth: Some(limit), ..Limits::default() };
+        assert_eq!(judge_with(text, limits, deadline), judge(text, limit), "{text}");
+    }
+}
+
+#[test]
+fn a_budget_below_one_node_a_kingdom_completes_nothing() {
+    // The node budget is shared among the kingdoms' searches: two nodes give each of
+    // three none, so no depth completes and no value is known (0 for every kingdom),
+    // while three nodes each complete depth 0 and see Shu's two chariots.
+    let starved = judge_with(AHEAD, Limits { nodes: Some(2), ..Limits::default() }, None);
+    assert_eq!(starved, DrawVerdict { answer: DrawAnswer::LevelAndQuiet, score: 0, depth: 0 });
+    let fed = judge_with(AHEAD, Limits { nodes: Some(9), ..Limits::default() }, None);
+    assert_eq!((fed.answer, fed.depth), (DrawAnswer::StandsBetter, 0));
 }
