@@ -53,6 +53,15 @@ fn a_perpetual_check_loses_at_the_ply_the_position_repeats() {
         // With Black to move, the repetition two plies on is Black's win.
         game.play(mv("i9i8")).unwrap();
         assert_eq!(centipawns(&UnderRules { game: &game, rules }, &depth(5)), RULED_WIN - 1, "{}", rules.name());
+        // The cycle played out: the game stands at the start again, which is no reason for
+        // the search to stop at its root; Red's check comes back to the game's second
+        // position one ply on.
+        game.play(mv("f8f9")).unwrap();
+        let under = UnderRules { game: &game, rules };
+        assert_eq!(centipawns(&under, &depth(6)), -(RULED_WIN - 1), "{}", rules.name());
+        let outcome =
+            search(&under, &depth(6), &TranspositionTable::new(1), &AtomicBool::new(false), None, &mut |_| {});
+        assert_eq!(outcome.best, Some(mv("i8i9")), "{}", rules.name());
     }
 }
 
