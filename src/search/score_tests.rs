@@ -61,3 +61,12 @@ fn the_table_keeps_mates_as_distances_from_the_node() {
         }
     }
 }
+
+#[test]
+fn table_fields_are_clamped_to_sixteen_bits() {
+    for (v, stored) in
+        [(0, 0i16), (-77, -77), (32_767, 32_767), (32_768, 32_767), (-32_768, -32_768), (-40_000, -32_768)]
+    {
+        assert_eq!(clamp16(v), stored, "{v}");
+    }
+}

@@ -13,6 +13,8 @@ mod janggi;
 mod mate_set;
 mod mates;
 mod partial_depth;
+mod ruled_scores;
 mod three_kingdoms;
+mod tk_draw;
 mod tt;
 mod xiangqi;
