@@ -7,8 +7,9 @@
 //! material by piece kind, placement of each kind on each point, chariot mobility
 //! (points reached on its rank and file), horse and elephant mobility (moves whose path
 //! is free), a missing guard charged per enemy chariot, horse, cannon and soldier in
-//! the own half, the side to move, and the enemy pieces that attack the own palace (by
-//! kind, and how many at once).
+//! the own half, the side to move, the enemy pieces that attack the own palace (by
+//! kind, and how many at once), and the checks the enemy could give next (by chariot,
+//! horse and cannon, and those from a point no own piece guards).
 //!
 //! Material and placement are kept incrementally move by move ([`Material`]; a pass
 //! changes nothing but the side); the other terms are counted by [`positional_terms`].
@@ -21,10 +22,14 @@ pub use super::terms::TermSink;
 use super::terms::{
     PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom, horses_reaching,
 };
-use crate::rules::board::{Bitboard, Board, squares};
-use crate::rules::janggi::tables::{ELEPHANT_MOVES, PALACE, SOLDIER_STEPS};
-use crate::rules::janggi::{Position, cannon_attacks};
-use crate::rules::types::{Color, Move, PieceKind};
+use crate::rules::board::{
+    Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, file_bits_to_board, horse_targets, rank_bits_to_board,
+    squares,
+};
+use crate::rules::board_position::Attacks;
+use crate::rules::janggi::tables::{DIAGONAL_POINTS, ELEPHANT_MOVES, PALACE, PALACE_STEPS, SOLDIER_STEPS};
+use crate::rules::janggi::{Janggi, Position, cannon_attacks};
+use crate::rules::types::{Color, Move, PieceKind, Square};
 
 /// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
 pub const MATERIAL: usize = 0;
@@ -48,8 +53,12 @@ pub const PALACE_ATTACKER: usize = TEMPO + 1;
 /// Two, three, and four or more enemy pieces attacking the own palace (three terms,
 /// one of which counts): an attack grows faster than its pieces.
 pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 5;
+/// The moves by which an enemy chariot (along a rank or file), horse or cannon would
+/// give check, then the same three counting only the checks from a point no own piece
+/// guards (six terms).
+pub const CHECK_THREATS: usize = PALACE_PRESSURE + 3;
 /// The number of terms.
-pub const TERMS: usize = PALACE_PRESSURE + 3;
+pub const TERMS: usize = CHECK_THREATS + 6;
 
 /// Phase weight of each kind (attacking pieces only).
 const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
@@ -169,6 +178,85 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
             sink.add(PALACE_PRESSURE + (total.min(4) - 2) as usize, sign);
         }
     }
+    if sink.counts_any(CHECK_THREATS, 6) {
+        let count_safe = sink.counts_any(CHECK_THREATS + 3, 3);
+        for color in Color::ALL {
+            let sign = if color == Color::Red { 1 } else { -1 };
+            if let Some(general) = b.general(color) {
+                for (i, &count) in check_threats(b, general, color, count_safe).iter().enumerate() {
+                    sink.add(CHECK_THREATS + i, sign * count);
+                }
+            }
+        }
+    }
+}
+
+/// The moves by which the enemy of `color` (whose general stands on `general`) could
+/// give check: `[chariot, horse, cannon, safe chariot, safe horse, safe cannon]`, a
+/// chariot along a rank or file (not a palace diagonal), a cannon onto an empty point,
+/// and a safe check is one from a point that no piece of `color`, its general and guards
+/// included, attacks. Each checking point counts once per piece that can reach it. The
+/// safe checks are left at zero unless `count_safe`.
+#[inline(always)]
+pub fn check_threats(b: &Board, general: Square, color: Color, count_safe: bool) -> [i32; 6] {
+    let them = color.other();
+    let mut out = [0; 6];
+    let (rv, fv) = (b.rank_view(general), b.file_view(general));
+    let chariot_lines = (rank_bits_to_board(rv.quiet | rv.first, general.rank())
+        | file_bits_to_board(fv.quiet | fv.first, general.file()))
+        & !b.by_color(them);
+    let mut chariot_checks = 0;
+    for sq in squares(b.pieces(them, PieceKind::Chariot)) {
+        if lines_through(sq) & chariot_lines == 0 {
+            continue;
+        }
+        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+        let reach =
+            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
+        let checks = reach & chariot_lines;
+        out[0] += checks.count_ones() as i32;
+        chariot_checks |= checks;
+    }
+    let mut horse_points = 0;
+    for st in HORSE_ATTACKERS[general.index()].as_slice() {
+        if b.code_at(st.block as usize) == 0 {
+            horse_points |= bit_at(st.to);
+        }
+    }
+    horse_points &= !b.by_color(them);
+    let empty = !b.occupied();
+    let mut horse_checks = 0;
+    for sq in squares(b.pieces(them, PieceKind::Horse)) {
+        let checks = horse_targets(sq.index(), empty) & horse_points;
+        out[1] += checks.count_ones() as i32;
+        horse_checks |= checks;
+    }
+    // A cannon checks from an empty point with one screen (not a cannon) between it and
+    // the general: the points a cannon standing on the general's point would jump to.
+    let cannon_points = cannon_attacks(b, general, color) & empty;
+    let mut cannon_checks = 0;
+    for sq in squares(b.pieces(them, PieceKind::Cannon)) {
+        // Off the palace diagonals a cannon moves along its rank and file only.
+        if lines_through(sq) & cannon_points == 0 && DIAGONAL_POINTS & bit_at(sq.index() as u8) == 0 {
+            continue;
+        }
+        let checks = cannon_attacks(b, sq, them) & cannon_points;
+        out[2] += checks.count_ones() as i32;
+        cannon_checks |= checks;
+    }
+    if !count_safe {
+        return out;
+    }
+    let mut palace_guarded = PALACE_STEPS[general.index()];
+    for sq in squares(b.pieces(color, PieceKind::Advisor)) {
+        palace_guarded |= PALACE_STEPS[sq.index()];
+    }
+    for (i, points) in [(3, chariot_checks), (4, horse_checks), (5, cannon_checks)] {
+        for sq in squares(points & !palace_guarded) {
+            out[i] += (Janggi::attackers_of(b, sq, color) == 0) as i32;
+        }
+    }
+    out
 }
 
 /// The pieces of `by` that attack a point of `palace`, by kind: chariots (along
@@ -189,6 +277,12 @@ pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 5] {
         out[4] += (SOLDIER_STEPS[by.index()][sq.index()] & palace != 0) as i32;
     }
     out
+}
+
+/// The points of the rank and the file through `sq`.
+#[inline(always)]
+fn lines_through(sq: Square) -> Bitboard {
+    RANK_MASKS[sq.rank() as usize] | FILE_MASKS[sq.file() as usize]
 }
 
 /// The bitboard of the point with index `i`.
@@ -272,5 +366,34 @@ mod tests {
         assert!(counts.0.contains(&(PALACE_ATTACKER + 4, 1)), "{:?}", counts.0);
         assert!(counts.0.contains(&(PALACE_PRESSURE, 1)), "{:?}", counts.0);
         assert!(!counts.0.iter().any(|&(t, _)| t == PALACE_PRESSURE + 1 || t == PALACE_PRESSURE + 2));
+    }
+
+    /// The check threats against Cho's general in `fen_text`.
+    fn threats_to_cho(fen_text: &str) -> [i32; 6] {
+        let pos = crate::notation::fen::janggi(fen_text).unwrap();
+        check_threats(pos.board(), pos.board().general(Color::Red).unwrap(), Color::Red, true)
+    }
+
+    #[test]
+    fn check_threats_count_the_points_a_chariot_or_horse_would_check_from() {
+        // A chariot on a5 checks the general on e1 from e5 (on the open e-file) and
+        // from a1 (on its open rank); no Cho piece guards either point.
+        assert_eq!(threats_to_cho("4k4/9/9/9/r8/9/9/9/4K4/9 w - - 0 1"), [2, 0, 0, 2, 0, 0]);
+        // A Cho chariot on i5 now guards e5 along rank 5.
+        assert_eq!(threats_to_cho("4k4/9/9/9/r7R/9/9/9/4K4/9 w - - 0 1"), [2, 0, 0, 1, 0, 0]);
+        // A horse on e5 reaches d3 and f3 over its leg e4, both checking e1 (over d2
+        // and f2); a soldier on e4 blocks the leg.
+        assert_eq!(threats_to_cho("4k4/9/9/9/4n4/9/9/9/4K4/9 w - - 0 1"), [0, 2, 0, 0, 2, 0]);
+        assert_eq!(threats_to_cho("4k4/9/9/9/4n4/4P4/9/9/4K4/9 w - - 0 1"), [0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn check_threats_count_cannon_jumps_and_leave_the_palace_s_guarded_points_unsafe() {
+        // A cannon on a5 jumps its screen on b5 to c5..i5; e5 checks the general on e1
+        // over the soldier on e3, which guards e4 but not e5.
+        assert_eq!(threats_to_cho("4k4/9/9/9/cp7/9/4P4/9/4K4/9 w - - 0 1"), [0, 0, 1, 0, 0, 1]);
+        // A chariot on g1 checks the general on d0 from g0 (along rank 0) and from d1
+        // (up the d-file), but d1 is a step of the general: one safe check.
+        assert_eq!(threats_to_cho("4k4/9/9/9/9/9/9/9/6r2/3K5 w - - 0 1"), [2, 0, 0, 1, 0, 0]);
     }
 }

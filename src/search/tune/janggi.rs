@@ -62,6 +62,13 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
         5,
     ));
     sections.push(("two, three, four or more enemy pieces attacking the own palace".into(), PALACE_PRESSURE, 3, 3));
+    sections.push((
+        "enemy moves that would give check: chariot, horse, cannon; from an unguarded point: chariot, horse, cannon"
+            .into(),
+        CHECK_THREATS,
+        6,
+        6,
+    ));
     let header = "//! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi` (README,\n\
          //! \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
