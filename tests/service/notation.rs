@@ -303,6 +303,24 @@ async fn records_import_and_export() {
     assert_eq!(p.preset, proto::StartPreset::TwoMoves as i32);
     assert_eq!(p.moves, ["h2e2", "h0g2", "h9g7"]);
 
+    // So does a start of more extra moves than any preset gives.
+    let resp = client
+        .export_record(proto::ExportRecordRequest {
+            position: Some(proto::Position { handicap_moves: 5, ..position("", "h2e2 h0g2 b0c2 i0h0 a0b0 h9g7") }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let back = client
+        .import_record(proto::ImportRecordRequest { text: resp.text.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    let p = back.position.unwrap();
+    assert_eq!((p.handicap_moves, p.preset), (5, proto::StartPreset::Unspecified as i32), "{}", resp.text);
+    assert_eq!(p.moves, ["h2e2", "h0g2", "b0c2", "i0h0", "a0b0", "h9g7"]);
+
     // A FEN start is kept as a FEN.
     let fen = "4k4/9/9/9/9/9/9/9/4A4/3K5 b - - 0 30";
     let resp = client
