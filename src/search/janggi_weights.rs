@@ -101,5 +101,5 @@ pub const WEIGHTS: [[i32; 2]; TERMS] = [
     // two, three, four or more enemy pieces attacking the own palace
     [-30, -15], [-90, -45], [-200, -100],
     // enemy moves that would give check: chariot, horse, cannon; from an unguarded point: chariot, horse, cannon
-    [-10, -5], [-8, -4], [-8, -4], [-30, -15], [-25, -10], [-20, -10],
+    [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
 ];
