@@ -21,11 +21,9 @@ pub use super::terms::Material;
 pub use super::terms::TermSink;
 use super::terms::{
     PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom, horses_reaching,
+    line_reach,
 };
-use crate::rules::board::{
-    Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, file_bits_to_board, horse_targets, rank_bits_to_board,
-    squares,
-};
+use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, horse_targets, squares};
 use crate::rules::board_position::Attacks;
 use crate::rules::janggi::tables::{DIAGONAL_POINTS, ELEPHANT_MOVES, PALACE, PALACE_STEPS, SOLDIER_STEPS};
 use crate::rules::janggi::{Janggi, Position, cannon_attacks};
@@ -201,19 +199,13 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
 pub fn check_threats(b: &Board, general: Square, color: Color, count_safe: bool) -> [i32; 6] {
     let them = color.other();
     let mut out = [0; 6];
-    let (rv, fv) = (b.rank_view(general), b.file_view(general));
-    let chariot_lines = (rank_bits_to_board(rv.quiet | rv.first, general.rank())
-        | file_bits_to_board(fv.quiet | fv.first, general.file()))
-        & !b.by_color(them);
+    let chariot_lines = line_reach(b, general) & !b.by_color(them);
     let mut chariot_checks = 0;
     for sq in squares(b.pieces(them, PieceKind::Chariot)) {
         if lines_through(sq) & chariot_lines == 0 {
             continue;
         }
-        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-        let reach =
-            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
-        let checks = reach & chariot_lines;
+        let checks = line_reach(b, sq) & chariot_lines;
         out[0] += checks.count_ones() as i32;
         chariot_checks |= checks;
     }

@@ -140,18 +140,19 @@ pub fn attackers(b: &Board, color: Color) -> [i32; 4] {
     ]
 }
 
+/// The points a chariot on `sq` reaches along its rank and file: the empty points and
+/// the first piece in the way on each side, whatever its colour.
+#[inline(always)]
+pub fn line_reach(b: &Board, sq: Square) -> Bitboard {
+    let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+    rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file())
+}
+
 /// How many of `by`'s chariots reach a point of `zone` along their rank or file: an
 /// empty point, or the first piece in the way.
 #[inline(always)]
 pub fn chariots_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
-    let mut count = 0;
-    for sq in squares(b.pieces(by, PieceKind::Chariot)) {
-        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-        let reach =
-            rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file());
-        count += (reach & zone != 0) as i32;
-    }
-    count
+    squares(b.pieces(by, PieceKind::Chariot)).filter(|&sq| line_reach(b, sq) & zone != 0).count() as i32
 }
 
 /// How many of `by`'s horses have a move onto a point of `zone` whose leg is free.
