@@ -12,6 +12,7 @@ mod adjudication;
 mod board_geometry;
 mod chase;
 mod fen;
+mod game_record;
 mod handicap;
 mod illegal_words;
 mod janggi;

@@ -10,6 +10,7 @@ mod common;
 mod api_clock;
 mod cycles;
 mod janggi;
+mod limits;
 mod mate_set;
 mod mates;
 mod partial_depth;

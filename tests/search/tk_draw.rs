@@ -5,8 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use chuhe::rules::three_kingdoms::Position;
 use chuhe::rules::three_kingdoms::outcome::Game;
+use chuhe::rules::three_kingdoms::{Kingdom, MoveList, Position};
 use chuhe::search::draw_offer::{DrawAnswer, LEVEL_MARGIN};
 use chuhe::search::three_kingdoms::{DrawVerdict, Limits, WIN, WIN_BOUND, judge_draw_offer};
 use chuhe::search::tt::TranspositionTable;
@@ -108,4 +108,59 @@ fn a_budget_below_one_node_a_kingdom_completes_nothing() {
     assert_eq!(starved, DrawVerdict { answer: DrawAnswer::LevelAndQuiet, score: 0, depth: 0 });
     let fed = judge_with(AHEAD, Limits { nodes: Some(9), ..Limits::default() }, None);
     assert_eq!((fed.answer, fed.depth), (DrawAnswer::StandsBetter, 0));
+}
+
+/// Shu's chariot on Ra4 can take Wu's soldier on Re4 along Shu's fourth rank; no
+/// general is attacked (the three generals stand on d1 of their halves, off the lines
+/// of the chariot and the soldier's steps).
+const CAPTURE_TO_MAKE: &str = "3K5/9/9/R3gP4/9 3K5/9/9/9/9 3K5/9/9/9/9 R RGB - 0 1";
+/// Wei's general on Be2 faces Shu's on Re1 along the triangle's edge (the position of
+/// `three_kingdoms.rs`), so each attacks the other: Wei, to move, is in check, and its
+/// bare general has no capture.
+const GENERAL_ATTACKED: &str = "4K4/9/9/9/9 3K5/9/9/9/9 9/4K4/9/9/9 B RGB - 0 1";
+
+#[test]
+fn level_but_not_quiet_declines_when_either_half_of_quiet_fails() {
+    // A node budget below one node a kingdom completes no depth: every value is 0, so
+    // the standing is level whatever the pieces, and the answer rests on quietness
+    // alone (as for the bare generals in `a_budget_below_one_node_a_kingdom_completes_nothing`).
+    let starved = Limits { nodes: Some(2), ..Limits::default() };
+    let captures = |text: &str| {
+        let pos = Position::from_text(text).unwrap();
+        let mut list = MoveList::new();
+        pos.legal_captures(&mut list);
+        list.as_slice().iter().map(|m| m.to_string()).collect::<Vec<_>>()
+    };
+    let attacked = |text: &str| {
+        let pos = Position::from_text(text).unwrap();
+        Kingdom::ALL.into_iter().filter(|&k| !pos.attackers_of_general(k).is_empty()).collect::<Vec<_>>()
+    };
+    assert_eq!((captures(CAPTURE_TO_MAKE), attacked(CAPTURE_TO_MAKE)), (vec!["Ra4-Re4".to_string()], vec![]));
+    assert_eq!((captures(GENERAL_ATTACKED), attacked(GENERAL_ATTACKED)), (vec![], vec![Kingdom::Shu, Kingdom::Wei]));
+    for text in [CAPTURE_TO_MAKE, GENERAL_ATTACKED] {
+        let verdict = judge_with(text, starved, None);
+        assert_eq!(verdict, DrawVerdict { answer: DrawAnswer::NotQuiet, score: 0, depth: 0 }, "{text}");
+        assert!(!verdict.answer.accept());
+    }
+    let quiet = judge_with(BARE, starved, None);
+    assert_eq!(quiet.answer, DrawAnswer::LevelAndQuiet);
+}
+
+/// A general, a horse and three soldiers each, all at home: a few plies cost little, but
+/// no search reaches its deepest ply in a second or two, and no one is near a win.
+const HORSES_AND_SOLDIERS: &str = "1N2K4/9/9/P3P3P/9 1N2K4/9/9/P3P3P/9 1N2K4/9/9/P3P3P/9 R RGB - 0 1";
+
+#[test]
+fn the_deadline_is_shared_among_the_kingdoms_and_spent() {
+    // Each kingdom's search gets an equal part of the time still left when it starts,
+    // so the last one runs until the deadline itself, and each has time for a depth of
+    // three plies (one move of every kingdom). A search does not end before its
+    // deadline here: no depth up to the search's bound is reached, and no win is near.
+    let budget = Duration::from_millis(1500);
+    let start = Instant::now();
+    let verdict = judge_with(HORSES_AND_SOLDIERS, Limits::default(), Some(start + budget));
+    let elapsed = start.elapsed();
+    assert!(elapsed >= budget, "the time left unspent: {elapsed:?} of {budget:?}");
+    assert!(elapsed < 2 * budget, "the deadline overrun: {elapsed:?} of {budget:?}");
+    assert!(verdict.depth >= 3 && verdict.depth % 3 == 0, "{verdict:?}");
 }
