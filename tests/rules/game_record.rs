@@ -8,6 +8,9 @@ use chuhe::rules::illegal::IllegalReason;
 use chuhe::rules::types::{Color, Move};
 use chuhe::rules::{BoardPosition, GamePosition, three_kingdoms, xiangqi};
 
+/// A change to one field of a Xiangqi record's ply.
+type PlyChange = fn(&mut chuhe::rules::game::Ply<xiangqi::Position>);
+
 fn iccs(text: &str) -> Move {
     Move::parse_iccs(text).unwrap_or_else(|| panic!("bad move {text}"))
 }
@@ -155,7 +158,7 @@ fn plies_are_equal_only_when_every_field_is() {
     let ply = *game.play(iccs("e2e6")).unwrap();
     assert_eq!(ply, game.plies()[2]);
     assert_eq!(ply.clone(), ply);
-    let changes: [(&str, fn(&mut chuhe::rules::game::Ply<xiangqi::Position>)); 8] = [
+    let changes: [(&str, PlyChange); 8] = [
         ("mv", |p| p.mv = iccs("b2e2")),
         ("key_after", |p| p.key_after ^= 1),
         ("gave_check", |p| p.gave_check = !p.gave_check),

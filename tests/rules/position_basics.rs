@@ -6,7 +6,7 @@ use chuhe::notation::fen;
 use chuhe::rules::board::{Bitboard, Board, ZOBRIST_BLACK_TO_MOVE, ZOBRIST_PIECES, bit, squares};
 use chuhe::rules::game::RecordedPosition;
 use chuhe::rules::types::{Color, Move, Piece, PieceKind, Square};
-use chuhe::rules::{janggi, xiangqi};
+use chuhe::rules::{Status, janggi, xiangqi};
 
 const JANGGI_START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
@@ -193,4 +193,12 @@ fn a_records_plies_name_the_capture_and_count_the_checks_by_side() {
     let checks: Vec<[u32; 2]> = plies.iter().map(|p| [p.checks_so_far[0], p.checks_so_far[1]]).collect();
     assert_eq!(checks, [[0, 0], [0, 1], [0, 1], [0, 1], [1, 1]], "checks by Red, by Black");
     assert_eq!(RecordedPosition::fullmove_number(game.position()), 9);
+}
+
+/// A status is named in lower-case words, as the rulings' reasons and the command line
+/// write it ("Black has no legal move (stalemate) and loses").
+#[test]
+fn statuses_are_named_as_documented() {
+    let names = [Status::Ongoing, Status::Checkmate, Status::Stalemate, Status::Ended].map(Status::name);
+    assert_eq!(names, ["ongoing", "checkmate", "stalemate", "ended"]);
 }
