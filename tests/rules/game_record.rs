@@ -71,6 +71,20 @@ fn a_capture_moves_the_repetition_horizon_and_taking_it_back_restores_it() {
 }
 
 #[test]
+fn taking_back_the_second_capture_restores_the_horizon_of_the_first() {
+    let mut game = xiangqi::Game::new(xiangqi::Position::startpos());
+    // The cannon takes the central pawn (ply 3), and Black's horse takes the cannon from
+    // g7 (ply 4, its leg on f7 free).
+    for m in ["h2e2", "h9g7", "e2e6", "g7e6"] {
+        game.play(iccs(m)).unwrap();
+    }
+    assert_eq!(game.capture_horizon(), 4);
+    game.undo();
+    assert_eq!(game.capture_horizon(), 3);
+    assert_eq!(game.keys_since_capture().count(), 1);
+}
+
+#[test]
 fn three_kingdoms_captures_and_defeats_move_the_repetition_horizon() {
     // Shu's chariot takes Wu's soldier.
     let mut game = three_kingdoms::Game::new(tk(TK_ONE_CAPTURE));
