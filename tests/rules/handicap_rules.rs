@@ -92,6 +92,7 @@ fn the_named_starts() {
     assert_eq!(NamedStart::moves(0), Some(preset(Preset::Standard)));
     assert_eq!(NamedStart::moves(1), Some(preset(Preset::Standard)));
     assert_eq!(NamedStart::moves(2), Some(preset(Preset::TwoMoves)));
+    assert_eq!(NamedStart::moves(3), Some(preset(Preset::ThreeMoves)));
     assert_eq!(NamedStart::moves(4), Some(preset(Preset::FourMoves)));
     assert_eq!(NamedStart::moves(5), Some(NamedStart::Moves(5)));
     assert_eq!(NamedStart::moves(MAX_MOVES), Some(NamedStart::Moves(MAX_MOVES)));
@@ -105,6 +106,7 @@ fn the_named_starts() {
     }
     assert_eq!(NamedStart::Moves(7).name(), "7-moves");
     assert_eq!(preset(Preset::OneHorse).name(), "one-horse");
+    assert_eq!(NamedStart::moves(3).map(NamedStart::name).as_deref(), Some("three-moves"));
     for n in 0..=MAX_MOVES {
         let start = NamedStart::moves(n).unwrap();
         assert_eq!(NamedStart::from_name(&start.name()), Some(start), "{n}");
