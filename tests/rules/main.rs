@@ -20,6 +20,7 @@ mod janggi;
 mod janggi_adjudication;
 mod janggi_explain;
 mod janggi_perft;
+mod janggi_pins;
 mod legality;
 mod notation;
 mod perft;
