@@ -27,4 +27,5 @@ mod records;
 mod rule_names;
 mod rulings;
 mod three_kingdoms;
+mod three_kingdoms_answers;
 mod xiangqi_answers;

@@ -18,11 +18,11 @@ use chuhe::rules::three_kingdoms::{
 };
 use proptest::prelude::*;
 
-fn pt(name: &str) -> Point {
+pub(super) fn pt(name: &str) -> Point {
     Point::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-fn mv(text: &str) -> Move {
+pub(super) fn mv(text: &str) -> Move {
     Move::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
@@ -43,7 +43,7 @@ fn names(list: &[&str]) -> BTreeSet<String> {
 
 /// A position from pieces written as `"Re1 K R"` (point, kind letter, origin letter),
 /// with the side to move and the controllers.
-fn position(pieces: &[&str], side: Kingdom, controllers: &str) -> Result<Position, PositionError> {
+pub(super) fn position(pieces: &[&str], side: Kingdom, controllers: &str) -> Result<Position, PositionError> {
     let mut setup = Setup::empty(true);
     for p in pieces {
         let parts: Vec<&str> = p.split_whitespace().collect();
