@@ -96,6 +96,17 @@ fn position_errors_name_the_piece_and_the_point() {
     let words = error.to_string();
     assert!(words.contains("Shu advisor") && words.contains("Re4"), "{words}");
     assert_eq!(format!("{:?}", Piece::new(Kind::FlagBearer, Kingdom::Wei)), "Wei flag bearer");
+    // A kingdom in play needs its general; a defeated one has none.
+    let general_count = |text: &str| match Position::from_text(text) {
+        Err(ParseError::Position(e @ PositionError::GeneralCount { .. })) => e,
+        other => panic!("{text}: {other:?}"),
+    };
+    let without = general_count(&text::START.replacen("RNBAKABNR", "RNBA1ABNR", 1));
+    assert_eq!(without, PositionError::GeneralCount { kingdom: Kingdom::Shu, count: 0, defeated: false });
+    let defeated = general_count(&text::START.replacen(" RGB", " RRB", 1));
+    assert_eq!(defeated, PositionError::GeneralCount { kingdom: Kingdom::Wu, count: 1, defeated: true });
+    assert!(without.to_string().contains("in play"), "{without}");
+    assert!(defeated.to_string().contains("defeated"), "{defeated}");
 }
 
 // ---------------------------------------------------------------------------
