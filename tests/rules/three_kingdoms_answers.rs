@@ -19,18 +19,21 @@ use super::three_kingdoms::{mv, position, pt};
 // ---------------------------------------------------------------------------
 // Where a piece may stand
 
+/// Whether a (file, rank) point lies in a region of a half.
+type Region = fn(i32, i32) -> bool;
+
 /// The (file, rank) points of its own half that a piece of `kind` can reach from its
 /// start points by its own steps on an empty board (files 0..9, ranks 1..=5), from the
 /// spec's start position and moves. Soldiers also reach every point of the other
 /// halves: they enter them on the bank and step down and sideways from there.
 fn reachable_at_home(kind: Kind) -> BTreeSet<(i32, i32)> {
-    let in_palace = |f: i32, r: i32| (3..=5).contains(&f) && (1..=3).contains(&r);
-    let in_half = |f: i32, r: i32| (0..9).contains(&f) && (1..=5).contains(&r);
-    let (starts, steps, allowed): (Vec<(i32, i32)>, Vec<(i32, i32)>, &dyn Fn(i32, i32) -> bool) = match kind {
-        Kind::General => (vec![(4, 1)], vec![(0, 1), (0, -1), (1, 0), (-1, 0)], &in_palace),
-        Kind::Advisor => (vec![(3, 1), (5, 1)], vec![(1, 1), (1, -1), (-1, 1), (-1, -1)], &in_palace),
-        Kind::Elephant => (vec![(2, 1), (6, 1)], vec![(2, 2), (2, -2), (-2, 2), (-2, -2)], &in_half),
-        Kind::Soldier => (vec![(0, 4), (2, 4), (4, 4), (6, 4), (8, 4)], vec![(0, 1)], &in_half),
+    let in_palace: Region = |f, r| (3..=5).contains(&f) && (1..=3).contains(&r);
+    let in_half: Region = |f, r| (0..9).contains(&f) && (1..=5).contains(&r);
+    let (starts, steps, allowed) = match kind {
+        Kind::General => (vec![(4, 1)], vec![(0, 1), (0, -1), (1, 0), (-1, 0)], in_palace),
+        Kind::Advisor => (vec![(3, 1), (5, 1)], vec![(1, 1), (1, -1), (-1, 1), (-1, -1)], in_palace),
+        Kind::Elephant => (vec![(2, 1), (6, 1)], vec![(2, 2), (2, -2), (-2, 2), (-2, -2)], in_half),
+        Kind::Soldier => (vec![(0, 4), (2, 4), (4, 4), (6, 4), (8, 4)], vec![(0, 1)], in_half),
         _ => unreachable!("only the pieces bound to a region"),
     };
     let mut seen: BTreeSet<(i32, i32)> = starts.iter().copied().collect();
