@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use chuhe::rules::illegal::IllegalReason;
 use chuhe::rules::three_kingdoms::outcome::{
-    Defeat, DefeatCause, Event, EventKind, Game, GameResult, Termination, adjudicate,
+    AdjudicationError, Defeat, DefeatCause, Event, EventKind, Game, GameResult, Termination, adjudicate,
 };
 use chuhe::rules::three_kingdoms::text::{self, MAX_LEN};
 use chuhe::rules::three_kingdoms::{
@@ -191,6 +191,16 @@ fn defeats_record_the_ply_the_kingdom_fell() {
     let boxed = Defeat { kingdom: Kingdom::Wu, taken_by: Kingdom::Shu, cause: DefeatCause::NoLegalMove, ply: 1 };
     assert_eq!(r.defeats, vec![boxed]);
     assert_eq!((r.result, r.by), (GameResult::Win(Kingdom::Shu), Some(Kingdom::Wei)));
+}
+
+#[test]
+fn an_illegal_move_of_a_record_is_named_by_its_index() {
+    let start = Position::startpos(false);
+    let moves = [mv("Ra1-Ra2"), mv("Ga1-Gb2"), mv("Ba1-Ba2")];
+    let error = adjudicate(&start, &moves, &[]).unwrap_err();
+    let expected =
+        AdjudicationError::IllegalMove { index: 1, mv: mv("Ga1-Gb2"), reason: IllegalReason::CannotMoveThatWay };
+    assert_eq!(error, expected);
 }
 
 #[test]
