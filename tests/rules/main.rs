@@ -30,5 +30,6 @@ mod records;
 mod rule_names;
 mod rulings;
 mod three_kingdoms;
+mod three_kingdoms_answers;
 mod xiangqi_answers;
 mod xiangqi_explain;

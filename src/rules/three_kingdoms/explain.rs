@@ -2,7 +2,7 @@
 //! whether a move checks a rival.
 
 use super::outcome::{Game, GameResult};
-use super::{Kind, Kingdom, Move, MoveList, Position, Setup};
+use super::{Kingdom, Move, MoveList, Position};
 use crate::rules::illegal::IllegalReason;
 
 impl Position {
@@ -33,16 +33,7 @@ impl Position {
             return Some((IllegalReason::CannotMoveThatWay, detail));
         }
         // The piece can go there, but the move exposes the general: facing or attacked?
-        let mut setup: Setup = self.to_setup();
-        setup.board[m.to().index()] = setup.board[m.from().index()].take();
-        setup.side_to_move = side.next();
-        let facing = Position::from_setup(setup).is_ok_and(|after| {
-            after
-                .attackers_of_general(side)
-                .iter()
-                .any(|&p| after.piece_at(p).is_some_and(|q| q.kind() == Kind::General))
-        });
-        Some(if facing {
+        Some(if self.faces_a_general_after(m) {
             (IllegalReason::GeneralsFace, format!("{m} would leave {side}'s general facing a rival general"))
         } else {
             (IllegalReason::LeavesGeneralAttacked, format!("{m} would leave {side}'s general attacked"))

@@ -160,6 +160,22 @@ impl Position {
     /// general of `us` on `king` (before the move) be attacked or face a rival general?
     #[inline(always)]
     fn exposed_after(&self, us: usize, king: usize, from: usize, to: usize) -> bool {
+        self.attacker_after(us, king, from, to, |_| true)
+    }
+
+    /// Would the side to move's general face a rival general after `m` (with the
+    /// takeover if it captures a general)?
+    pub(super) fn faces_a_general_after(&self, m: Move) -> bool {
+        let Some(king) = self.general(self.side) else { return false };
+        let (from, to) = (m.from().index(), m.to().index());
+        self.attacker_after(self.side.index(), king.index(), from, to, |code| kind_of(code) == GENERAL)
+    }
+
+    /// After moving `from`-`to` (with the takeover if it captures a general), is the
+    /// general of `us` on `king` (before the move) attacked or faced by a rival piece
+    /// whose board code `wanted` accepts?
+    #[inline(always)]
+    fn attacker_after(&self, us: usize, king: usize, from: usize, to: usize, wanted: impl Fn(u8) -> bool) -> bool {
         let captured = self.board[to];
         let mut rivals = !self.armies_of(us) & 7;
         if captured != EMPTY && kind_of(captured) == GENERAL {
@@ -167,7 +183,7 @@ impl Position {
         }
         let king = if from == king { to } else { king };
         let t = Through { from, to, moved: self.board[from] };
-        self.scan_attackers(king, &t, rivals, |_| true)
+        self.scan_attackers(king, &t, rivals, |p| wanted(self.at(&t, p.index())))
     }
 
     fn guard(&self, us: usize, king: usize) -> Guard {

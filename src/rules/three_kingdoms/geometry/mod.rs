@@ -283,4 +283,25 @@ mod tests {
         assert!(matches!(Point::parse("Ré1"), Err(PointError::File { letter: 'é' })));
         assert!(matches!(Point::parse("Qa1"), Err(PointError::Kingdom { .. })));
     }
+
+    #[test]
+    fn kingdoms_are_named_and_points_read_through_every_entry() {
+        let names: Vec<String> = Kingdom::ALL.iter().map(|k| k.to_string()).collect();
+        assert_eq!(names, ["Shu", "Wu", "Wei"]);
+        assert_eq!(Point::from_index(0), Some(pt("Ra1")));
+        assert_eq!(Point::from_index(134), Some(pt("Bi5")));
+        assert_eq!(Point::from_index(135), None);
+        assert_eq!(format!("{:?}", pt("Gh3")), "Gh3");
+        assert_eq!("bi5".parse::<Point>(), Ok(pt("Bi5")));
+        assert_eq!("Re6".parse::<Point>(), Err(PointError::Rank { letter: '6' }));
+    }
+
+    #[test]
+    fn point_errors_name_the_character_at_fault() {
+        let message = |s: &str| Point::parse(s).unwrap_err().to_string();
+        assert!(message("Re").contains('2'), "{}", message("Re"));
+        assert!(message("Qa1").contains("'Q'"), "{}", message("Qa1"));
+        assert!(message("Rj1").contains("'j'"), "{}", message("Rj1"));
+        assert!(message("Re0").contains("'0'"), "{}", message("Re0"));
+    }
 }

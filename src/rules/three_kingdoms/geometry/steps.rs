@@ -455,4 +455,21 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_general_steps_one_point_orthogonally_inside_its_palace() {
+        let g = geometry();
+        let in_palace = |file: i32, rank: i32| (3..=5).contains(&file) && (1..=3).contains(&rank);
+        for p in Point::all() {
+            let (file, rank) = (p.file() as i32, p.rank() as i32);
+            let expected = if in_palace(file, rank) {
+                [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().filter(|(df, dr)| in_palace(file + df, rank + dr)).count()
+            } else {
+                0
+            };
+            let steps = &g.general[p.index()];
+            assert_eq!(steps.len(), expected, "general steps from {p}");
+            assert_eq!(steps.is_empty(), expected == 0, "general steps from {p}");
+        }
+    }
 }
