@@ -21,6 +21,7 @@ mod janggi_adjudication;
 mod janggi_explain;
 mod janggi_perft;
 mod janggi_pins;
+mod janggi_soldiers;
 mod legality;
 mod notation;
 mod perft;
