@@ -74,6 +74,9 @@ fn illegal_move_in_record_is_reported_with_index_and_reason() {
         err,
         AdjudicationError::IllegalMove { index: 2, reason: IllegalReason::CannonNeedsOneScreen, .. }
     ));
+    // In words the moves count from 1: the third move of the record.
+    let words = format!("move 3 (e2e9) is illegal: {}", IllegalReason::CannonNeedsOneScreen.describe());
+    assert_eq!(err.to_string(), words);
 }
 
 #[test]
