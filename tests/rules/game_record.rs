@@ -193,3 +193,73 @@ fn plies_are_equal_only_when_every_field_is() {
         assert!(text.contains(field), "{field} missing from {text}");
     }
 }
+
+#[test]
+fn a_three_kingdoms_ply_records_what_it_took_and_which_kingdom_checked() {
+    // Shu's chariot takes the soldier that started in Wu's half.
+    let mut game = three_kingdoms::Game::new(tk(TK_ONE_CAPTURE));
+    let ply = *game.play(tk_move("Ra4-Re4")).unwrap();
+    let soldier = three_kingdoms::Piece::new(three_kingdoms::Kind::Soldier, three_kingdoms::Kingdom::Wu);
+    assert_eq!(ply.captured, Some(soldier));
+    assert_eq!(ply.checks_so_far, [0, 0, 0]);
+    // Shu (index 0) checks Wu's general from Re3 (the position of the test above).
+    let mut game = three_kingdoms::Game::new(tk("3K5/9/3R5/9/9 9/4K4/9/9/9 3K5/9/9/9/9 R RGB - 0 1"));
+    let ply = *game.play(tk_move("Rd3-Re3")).unwrap();
+    assert!(ply.gave_check);
+    assert_eq!(ply.checks_so_far, [1, 0, 0]);
+    // The same position turned by two thirds: Wei (index 2) has the chariot and checks
+    // Shu's general on Re2, the next kingdom to move.
+    let mut game = three_kingdoms::Game::new(tk("9/4K4/9/9/9 3K5/9/9/9/9 3K5/9/3R5/9/9 B RGB - 0 1"));
+    let ply = *game.play(tk_move("Bd3-Be3")).unwrap();
+    assert!(ply.gave_check);
+    assert_eq!(ply.mover, three_kingdoms::Kingdom::Wei);
+    assert_eq!(ply.checks_so_far, [0, 0, 1]);
+}
+
+#[test]
+fn a_three_kingdoms_record_numbers_its_moves_from_the_text() {
+    // The last field of the text is the move number; it grows after Wei, the last of
+    // the three, has moved.
+    let pos = tk("9/4K4/9/9/9 3K5/9/9/9/9 3K5/9/3R5/9/9 B RGB - 0 7");
+    assert_eq!(RecordedPosition::fullmove_number(&pos), 7);
+    let mut game = three_kingdoms::Game::new(pos);
+    game.play(tk_move("Bd3-Bc3")).unwrap();
+    assert_eq!(RecordedPosition::fullmove_number(game.position()), 8);
+}
+
+#[test]
+fn the_position_after_any_ply_is_the_one_a_fresh_replay_reaches() {
+    use chuhe::rules::xiangqi::handicap::Preset;
+    // Two moves odds: Red's extra move kept the turn, so the record must skip and
+    // restore the turn whichever end it rebuilds from. The capture on ply 5 is taken
+    // back by the rebuild from the end.
+    let moves = ["h2e2", "h0g2", "h9g7", "e2e6", "g7e6", "b0c2", "b9c7"].map(iccs);
+    let start = || xiangqi::Game::with_handicap(Preset::TwoMoves.position(), Preset::TwoMoves.handicap());
+    let mut game = start();
+    for &m in &moves {
+        game.play(m).unwrap();
+    }
+    assert_eq!(game.position_at(0), Preset::TwoMoves.position());
+    assert_eq!(&game.position_at(moves.len()), game.position());
+    for i in 0..=moves.len() {
+        let mut replay = start();
+        for &m in &moves[..i] {
+            replay.play(m).unwrap();
+        }
+        assert_eq!(&game.position_at(i), replay.position(), "after {i} plies");
+    }
+    // Red moved twice, then the sides alternated; past the seven plies played the turns
+    // alternate from the side to move, Red.
+    let movers: Vec<Color> = (1..=10).map(|i| game.mover_of_ply(i)).collect();
+    use Color::{Black, Red};
+    assert_eq!(movers, [Red, Red, Black, Red, Black, Red, Black, Red, Black, Red]);
+}
+
+#[test]
+fn a_record_keeps_the_handicap_it_was_started_with() {
+    use chuhe::rules::xiangqi::handicap::Handicap;
+    let three = Handicap { opening_moves: 3, opening_stays_home: true, ..Handicap::default() };
+    let game = xiangqi::Game::with_handicap(xiangqi::Position::startpos(), three.clone());
+    assert_eq!(game.handicap(), &three);
+    assert_eq!(xiangqi::Game::new(xiangqi::Position::startpos()).handicap(), &Handicap::default());
+}

@@ -32,5 +32,6 @@ mod rule_names;
 mod rulings;
 mod three_kingdoms;
 mod three_kingdoms_answers;
+mod types_values;
 mod xiangqi_answers;
 mod xiangqi_explain;
