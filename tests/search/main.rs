@@ -17,5 +17,6 @@ mod partial_depth;
 mod ruled_scores;
 mod three_kingdoms;
 mod tk_draw;
+mod tk_table;
 mod tt;
 mod xiangqi;
