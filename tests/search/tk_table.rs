@@ -85,13 +85,7 @@ impl Reference {
         let mut best = if maximizing { -INF } else { INF };
         for m in Self::moves(pos, false) {
             let v = self.child(pos, m, |r, p| r.node(p, depth - 1, alpha, beta, ply + 1));
-            if maximizing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
+            take(maximizing, v, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 break;
             }
@@ -129,13 +123,7 @@ impl Reference {
                 break;
             }
             let v = self.child(pos, m, |r, p| r.quiesce(p, alpha, beta, ply + 1, qply + 1));
-            if maximizing {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
+            take(maximizing, v, &mut best, &mut alpha, &mut beta);
         }
         best
     }
@@ -217,7 +205,7 @@ impl Lcg {
 /// two draws says so and there is one), or sooner if a kingdom is left alone.
 fn random_position(seed: u64, plies: usize) -> Position {
     let mut rng = Lcg(seed);
-    let mut pos = Position::startpos(seed % 2 == 0);
+    let mut pos = Position::startpos(seed.is_multiple_of(2));
     for _ in 0..plies {
         let mut list = MoveList::new();
         pos.legal_captures(&mut list);
@@ -306,4 +294,16 @@ fn the_entries_of_the_search_three_plies_before_keep_the_plain_values() {
         }
     }
     assert!(checked >= 20, "{checked} positions checked");
+}
+
+/// A child's value `v` taken into `best` and the window: the root player raises alpha,
+/// the two others (its opponents together) lower beta.
+fn take(maximizing: bool, v: i32, best: &mut i32, alpha: &mut i32, beta: &mut i32) {
+    if maximizing {
+        *best = (*best).max(v);
+        *alpha = (*alpha).max(v);
+    } else {
+        *best = (*best).min(v);
+        *beta = (*beta).min(v);
+    }
 }
