@@ -47,11 +47,12 @@ fn assert_legal_line(pos: &Position, pv: &[Move]) {
     }
 }
 
-/// A small deterministic generator for the random positions.
-struct Lcg(u64);
+/// A small deterministic generator for the random positions (also of `tk_table`).
+pub(crate) struct Lcg(pub(crate) u64);
 
 impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
+    /// A number below `n`.
+    pub(crate) fn next(&mut self, n: usize) -> usize {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((self.0 >> 33) as usize) % n
     }

@@ -27,6 +27,8 @@ use chuhe::rules::three_kingdoms::{Kingdom, Move, MoveList, Position};
 use chuhe::search::three_kingdoms::{Limits, Params, WIN, evaluate, search};
 use chuhe::search::tt::TranspositionTable;
 
+use super::three_kingdoms::Lcg;
+
 /// The quiescence of the search: captures for at most this many plies, every move for a
 /// side in check in the first `QS_EVASIONS` of them.
 const QS_PLIES: u32 = 6;
@@ -189,16 +191,6 @@ fn check_against_the_reference(game: &Game, tt: &TranspositionTable, depth: u32,
         }
     }
     values
-}
-
-/// A small deterministic generator for the random games.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
 }
 
 /// The position after `plies` random plies from the start (a capture whenever one of
