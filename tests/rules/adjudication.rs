@@ -280,7 +280,7 @@ fn asian_move_limit_forgets_the_checks_before_the_last_capture() {
     let mut record = moves("a0a9 e9e8 a9a8 e8e7 a8a7 e7e8 a7e7 e8f8 e7f7 f8e8 f7e7 e8f8 e7i7");
     for &m in &record {
         let checks = game.position().gives_check(m);
-        assert_eq!(checks, game.plies().len() % 2 == 0 && game.plies().len() < 12, "{m}");
+        assert_eq!(checks, game.plies().len().is_multiple_of(2) && game.plies().len() < 12, "{m}");
         game.play(m).unwrap();
     }
     assert_eq!(game.position().halfmove_clock(), 0, "e7i7 takes the elephant");
