@@ -92,6 +92,10 @@ enum Command {
         /// load (each engine must search with one thread).
         #[arg(long)]
         nodes: Option<u64>,
+        /// Nodes per move for engine B instead of `--nodes`: engines of different speeds
+        /// at a fixed ratio (Fairy-Stockfish searches fewer nodes a second than chuhe).
+        #[arg(long, requires = "nodes")]
+        nodes_b: Option<u64>,
         /// A clock instead of a time per move: `SECONDS+INCREMENT` for each engine
         /// (`10+0.1`); an engine whose time runs out loses.
         #[arg(long, conflicts_with = "nodes")]
@@ -190,6 +194,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             games,
             movetime,
             nodes,
+            nodes_b,
             tc,
             openings,
             random_openings,
@@ -209,7 +214,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 (None, None) => Budget::Movetime(movetime),
             };
             let random_openings = random_openings.map(|plies| (plies, seed));
-            let settings = MatchSettings { games, budget, openings, random_openings, max_plies, sprt, pgn, janggi };
+            let settings =
+                MatchSettings { games, budget, nodes_b, openings, random_openings, max_plies, sprt, pgn, janggi };
             run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }
         Command::Uci { hash_mb, threads } => {

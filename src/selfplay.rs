@@ -263,7 +263,10 @@ pub fn play_recorded<P: BoardPosition + RecordedPosition>(
                 text
             })
             .collect();
-        let go = clock.as_ref().map_or_else(|| budget.go_command(), GameClock::go_command);
+        let go = match engine.own_budget() {
+            Some(own) => own.go_command(),
+            None => clock.as_ref().map_or_else(|| budget.go_command(), GameClock::go_command),
+        };
         let started = Instant::now();
         let text = engine.best_move_text(rules.start_fen, &texts, &go)?;
         if let Some(clock) = &mut clock

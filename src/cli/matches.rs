@@ -14,6 +14,8 @@ pub struct MatchSettings {
     pub games: usize,
     /// Each engine's time or depth per move.
     pub budget: chuhe::selfplay::Budget,
+    /// Engine B's own nodes per move, instead of `budget`.
+    pub nodes_b: Option<u64>,
     /// The file of opening positions.
     pub openings: std::path::PathBuf,
     /// Instead of the file: random openings of this many plies, from this seed.
@@ -72,15 +74,17 @@ pub fn run_match(
     if book.is_empty() {
         return Err(Failure::Message("the opening book is empty".into()));
     }
-    let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks)| -> Result<EngineConfig, Failure> {
+    let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks),
+                  nodes: Option<u64>|
+     -> Result<EngineConfig, Failure> {
         let mut options = options(opts)?;
         if settings.janggi && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
             options.insert(0, ("UCI_Variant".into(), "janggi".into()));
         }
-        Ok(EngineConfig { command: command.to_string(), options, ranks })
+        Ok(EngineConfig { command: command.to_string(), options, ranks, nodes })
     };
-    let mut ea = Engine::start_with(&config(a)?).map_err(Failure::Message)?;
-    let mut eb = Engine::start_with(&config(b)?).map_err(Failure::Message)?;
+    let mut ea = Engine::start_with(&config(a, None)?).map_err(Failure::Message)?;
+    let mut eb = Engine::start_with(&config(b, settings.nodes_b)?).map_err(Failure::Message)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut pairs = [0usize; 5];
     let mut pair_points = 0.0;

@@ -81,6 +81,9 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// How the engine writes ranks.
     pub ranks: Ranks,
+    /// Nodes per move for this engine instead of the match's budget: engines of
+    /// different speeds at a fixed ratio, and still games that do not depend on the load.
+    pub nodes: Option<u64>,
 }
 
 /// A running UCI engine.
@@ -89,12 +92,15 @@ pub struct Engine {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     ranks: Ranks,
+    nodes: Option<u64>,
 }
 
 impl Engine {
     /// Starts `command` (split on whitespace) and completes the UCI handshake.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, String> {
-        Engine::start_with(&EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero })
+        let config =
+            EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero, nodes: None };
+        Engine::start_with(&config)
     }
 
     /// Starts an engine: the handshake, `UCI_Variant xiangqi` if it offers the option
@@ -112,7 +118,7 @@ impl Engine {
             .map_err(|e| format!("cannot start {command:?}: {e}"))?;
         let input = child.stdin.take().ok_or("no stdin")?;
         let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut engine = Engine { child, input, output, ranks: config.ranks };
+        let mut engine = Engine { child, input, output, ranks: config.ranks, nodes: config.nodes };
         engine.send("uci")?;
         let mut has_variant = false;
         loop {
@@ -154,6 +160,11 @@ impl Engine {
                 return Ok(line);
             }
         }
+    }
+
+    /// The engine's own budget, if it has one: its nodes per move.
+    pub fn own_budget(&self) -> Option<Budget> {
+        self.nodes.map(Budget::Nodes)
     }
 
     /// Tells the engine a new game begins.

@@ -61,3 +61,53 @@ fn a_janggi_match_needs_random_openings() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--random-openings"));
 }
+
+#[test]
+fn engine_b_can_have_its_own_node_budget() {
+    // The passing engine writes each `go` it is sent to a file.
+    let dir = std::env::temp_dir().join(format!("chuhe-nodes-b-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("pass.sh");
+    let sent = dir.join("go.txt");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             n=0\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 position*) n=$(echo \"$line\" | sed -n 's/.* moves //p' | wc -w) ;;\n\
+                 go*) echo \"$line\" >> {}; if [ $((n % 2)) -eq 0 ]; then echo bestmove e2e2; else echo bestmove e9e9; fi ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n",
+            sent.display()
+        ),
+    )
+    .unwrap();
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let out = Command::new(exe)
+        .args(["match", "--janggi", "--engine-a", &format!("{exe} uci"), "--engine-b"])
+        .arg(format!("sh {}", script.display()))
+        .args(["--ranks-b", "1", "--games", "2", "--nodes", "300", "--nodes-b", "120"])
+        .args(["--random-openings", "2", "--max-plies", "8"])
+        .output()
+        .unwrap();
+    let go = std::fs::read_to_string(&sent).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Each game has at least one move of B's after the two-ply opening, and B is told
+    // its own budget every time.
+    let lines: Vec<&str> = go.lines().collect();
+    assert!(lines.len() >= 2, "{go}");
+    assert!(lines.iter().all(|&l| l == "go nodes 120"), "{go}");
+    // `--nodes-b` without `--nodes` is refused.
+    let out = Command::new(exe)
+        .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci"), "--nodes-b", "5"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"), "{}", String::from_utf8_lossy(&out.stderr));
+}
