@@ -1,41 +1,62 @@
 //! `chuhe match --janggi`: a Janggi match against an engine that writes ranks 1-10 and
 //! passes as Fairy-Stockfish does (its general's point twice).
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[test]
-fn a_janggi_match_reads_passes_written_as_the_general_s_point() {
-    // An engine that always passes: `e2e2` for Cho (its general on e2 in ranks 1-10),
-    // `e9e9` for Han, told apart by the number of moves played.
-    let dir = std::env::temp_dir().join(format!("chuhe-passing-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// Writes into `dir` an engine that always passes: `e2e2` for Cho (its general on e2 in
+/// ranks 1-10), `e9e9` for Han, told apart by the number of moves played; it appends
+/// each `go` command it is sent to `go.txt` in `dir`. Returns the script's path.
+fn passing_engine(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
     let script = dir.join("pass.sh");
     std::fs::write(
         &script,
-        "#!/bin/sh\n\
-         n=0\n\
-         while read -r line; do\n\
-           case \"$line\" in\n\
-             uci) echo 'option name UCI_Variant type combo default janggi var janggi'; echo uciok ;;\n\
-             isready) echo readyok ;;\n\
-             position*) n=$(echo \"$line\" | sed -n 's/.* moves //p' | wc -w) ;;\n\
-             go*) if [ $((n % 2)) -eq 0 ]; then echo bestmove e2e2; else echo bestmove e9e9; fi ;;\n\
-             quit) exit 0 ;;\n\
-           esac\n\
-         done\n",
+        format!(
+            "#!/bin/sh\n\
+             n=0\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo 'option name UCI_Variant type combo default janggi var janggi'; echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 position*) n=$(echo \"$line\" | sed -n 's/.* moves //p' | wc -w) ;;\n\
+                 go*) echo \"$line\" >> {}; if [ $((n % 2)) -eq 0 ]; then echo bestmove e2e2; else echo bestmove e9e9; fi ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n",
+            dir.join("go.txt").display()
+        ),
     )
     .unwrap();
-    let records = dir.join("games.pgn");
+    script
+}
+
+/// `chuhe match --janggi` of chuhe (A) against the passing engine (B, ranks from 1),
+/// written into a fresh directory named after `name`, with `args` added and the games
+/// recorded in `games.pgn` there: the output and the directory (the test removes it).
+fn match_against_the_passing_engine(name: &str, args: &[&str]) -> (std::process::Output, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("chuhe-{name}-{}", std::process::id()));
+    let script = passing_engine(&dir);
     let exe = env!("CARGO_BIN_EXE_chuhe");
     let out = Command::new(exe)
         .args(["match", "--janggi", "--engine-a", &format!("{exe} uci"), "--engine-b"])
         .arg(format!("sh {}", script.display()))
-        .args(["--ranks-b", "1", "--games", "2", "--nodes", "300", "--random-openings", "2", "--max-plies", "6"])
+        .args(["--ranks-b", "1"])
+        .args(args)
         .arg("--pgn")
-        .arg(&records)
+        .arg(dir.join("games.pgn"))
         .output()
         .unwrap();
-    let pgn = std::fs::read_to_string(&records).unwrap_or_default();
+    (out, dir)
+}
+
+#[test]
+fn a_janggi_match_reads_passes_written_as_the_general_s_point() {
+    let (out, dir) = match_against_the_passing_engine(
+        "passing-engine",
+        &["--games", "2", "--nodes", "300", "--random-openings", "2", "--max-plies", "6"],
+    );
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap_or_default();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -64,38 +85,11 @@ fn a_janggi_match_needs_random_openings() {
 
 #[test]
 fn engine_b_can_have_its_own_node_budget() {
-    // The passing engine writes each `go` it is sent to a file.
-    let dir = std::env::temp_dir().join(format!("chuhe-nodes-b-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("pass.sh");
-    let sent = dir.join("go.txt");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\n\
-             n=0\n\
-             while read -r line; do\n\
-               case \"$line\" in\n\
-                 uci) echo uciok ;;\n\
-                 isready) echo readyok ;;\n\
-                 position*) n=$(echo \"$line\" | sed -n 's/.* moves //p' | wc -w) ;;\n\
-                 go*) echo \"$line\" >> {}; if [ $((n % 2)) -eq 0 ]; then echo bestmove e2e2; else echo bestmove e9e9; fi ;;\n\
-                 quit) exit 0 ;;\n\
-               esac\n\
-             done\n",
-            sent.display()
-        ),
-    )
-    .unwrap();
-    let exe = env!("CARGO_BIN_EXE_chuhe");
-    let out = Command::new(exe)
-        .args(["match", "--janggi", "--engine-a", &format!("{exe} uci"), "--engine-b"])
-        .arg(format!("sh {}", script.display()))
-        .args(["--ranks-b", "1", "--games", "2", "--nodes", "300", "--nodes-b", "120"])
-        .args(["--random-openings", "2", "--max-plies", "8"])
-        .output()
-        .unwrap();
-    let go = std::fs::read_to_string(&sent).unwrap_or_default();
+    let (out, dir) = match_against_the_passing_engine(
+        "nodes-b-engine",
+        &["--games", "2", "--nodes", "300", "--nodes-b", "120", "--random-openings", "2", "--max-plies", "8"],
+    );
+    let go = std::fs::read_to_string(dir.join("go.txt")).unwrap_or_default();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Each game has at least one move of B's after the two-ply opening, and B is told
@@ -104,6 +98,7 @@ fn engine_b_can_have_its_own_node_budget() {
     assert!(lines.len() >= 2, "{go}");
     assert!(lines.iter().all(|&l| l == "go nodes 120"), "{go}");
     // `--nodes-b` without `--nodes` is refused.
+    let exe = env!("CARGO_BIN_EXE_chuhe");
     let out = Command::new(exe)
         .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci"), "--nodes-b", "5"])
         .output()

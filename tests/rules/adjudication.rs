@@ -272,8 +272,7 @@ fn asian_move_limit_does_not_count_checks_beyond_a_sides_tenth() {
 /// checks given before it are gone with the count they belonged to.
 #[test]
 fn asian_move_limit_forgets_the_checks_before_the_last_capture() {
-    use chuhe::rules::types::MoveList;
-    use chuhe::rules::xiangqi::Game;
+    use chuhe::rules::xiangqi::{Game, Position};
     // Red checks on each of its first six moves, then its chariot takes the elephant.
     let start = fen::xiangqi("4k4/9/8b/9/9/9/9/9/9/R2K5 w - - 0 1").unwrap();
     let mut game = Game::new(start.clone());
@@ -286,24 +285,10 @@ fn asian_move_limit_forgets_the_checks_before_the_last_capture() {
     assert_eq!(game.position().halfmove_clock(), 0, "e7i7 takes the elephant");
     // Then 125 plies with no capture, no check and no position seen twice: the first
     // such move in the generator's order each time.
-    let mut seen = std::collections::HashSet::from([game.position().key()]);
-    while record.len() < 13 + 125 {
-        let mut list = MoveList::new();
-        game.position().legal_moves(&mut list);
-        let pos = game.position();
-        let next = list.iter().copied().find(|&m| {
-            let mut after = pos.clone();
-            pos.board().piece_at(m.to()).is_none()
-                && !pos.gives_check(m)
-                && after.play(m).is_ok()
-                && after.has_legal_move()
-                && !seen.contains(&after.key())
-        });
-        let m = next.expect("a quiet move to a new position");
-        game.play(m).unwrap();
-        seen.insert(game.position().key());
-        record.push(m);
-    }
+    let quiet = |pos: &Position, m: Move, after: &Position| {
+        pos.board().piece_at(m.to()).is_none() && !pos.gives_check(m) && after.has_legal_move()
+    };
+    record.extend(crate::common::walk::walk(game.position(), 125, quiet).0);
     // Red gave six checks, all before the capture: the limit is 120 plies after it under
     // either rule set (counted with the checks before it, the Asian one would move on).
     for rules in [RuleSet::SimplifiedV1, RuleSet::AsianV1] {
