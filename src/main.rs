@@ -10,7 +10,7 @@ use cli::audit::{AuditArgs, run_audit};
 use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
-use cli::tune::{TuneArgs, run_tune};
+use cli::tune::{LabelArgs, TuneArgs, run_label, run_tune};
 
 /// A call allocates many small strings and messages; mimalloc serves them with far
 /// fewer instructions than the system allocator (see the load bench).
@@ -152,6 +152,9 @@ enum Command {
     /// Tune the Xiangqi evaluation's weights on game records (`chuhe match --pgn`) and
     /// write them as `src/search/eval_weights.rs`.
     Tune(TuneArgs),
+    /// Label the positions of game records with a UCI engine's scores, for `chuhe tune
+    /// --labels`.
+    Label(LabelArgs),
 }
 
 /// Why a command stopped early.
@@ -226,6 +229,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Convert(args) => run_convert(args),
         Command::Audit(args) => run_audit(args),
         Command::Tune(args) => run_tune(args),
+        Command::Label(args) => run_label(args),
         Command::Adjudicate { position, rules, json } => run_adjudicate(&position, rules, json),
         Command::Perft { position, depth, divide } => run_perft(&position, depth, divide),
         Command::Moves { position, json } => run_moves(&position, json),

@@ -341,7 +341,7 @@ fn game_from<P: RecordedPosition<Move = Move>>(start: P, moves: &[&str]) -> Reco
 }
 
 mod uci_engine;
-pub use uci_engine::{Engine, EngineConfig, Ranks};
+pub use uci_engine::{Engine, EngineConfig, EngineScore, Ranks};
 
 mod openings;
 pub use openings::{random_openings, read_openings};

@@ -8,6 +8,17 @@ pub fn parse_ranks(s: &str) -> Result<chuhe::selfplay::Ranks, String> {
     chuhe::selfplay::Ranks::parse(s).ok_or_else(|| format!("ranks {s:?}: 0 or 1"))
 }
 
+/// Reads UCI options given as `Name=Value`.
+pub fn parse_options(list: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    list.iter()
+        .map(|o| {
+            o.split_once('=')
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .ok_or_else(|| Failure::Message(format!("option {o:?} is not Name=Value")))
+        })
+        .collect()
+}
+
 /// The conditions of a match.
 pub struct MatchSettings {
     /// Games to play.
@@ -39,15 +50,6 @@ pub fn run_match(
 ) -> Result<(), Failure> {
     use chuhe::selfplay::{Engine, EngineConfig, Sprt, SprtState, Verdict, elo_interval};
     use chuhe::selfplay::{play_game_recorded, read_openings};
-    let options = |list: &[String]| -> Result<Vec<(String, String)>, Failure> {
-        list.iter()
-            .map(|o| {
-                o.split_once('=')
-                    .map(|(n, v)| (n.to_string(), v.to_string()))
-                    .ok_or_else(|| Failure::Message(format!("option {o:?} is not Name=Value")))
-            })
-            .collect()
-    };
     let sprt = match &settings.sprt {
         None => None,
         Some(text) => {
@@ -77,7 +79,7 @@ pub fn run_match(
     let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks),
                   nodes: Option<u64>|
      -> Result<EngineConfig, Failure> {
-        let mut options = options(opts)?;
+        let mut options = parse_options(opts)?;
         if settings.janggi && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
             options.insert(0, ("UCI_Variant".into(), "janggi".into()));
         }

@@ -1,11 +1,16 @@
 //! `chuhe tune`: the Xiangqi (or, with `--janggi`, the Janggi) evaluation's weights
-//! fitted to game records.
+//! fitted to game records or to positions labelled with a stronger search's scores;
+//! `chuhe label`: those labels, from any UCI engine.
 
 use chuhe::search::eval::WEIGHTS;
 use chuhe::search::janggi_eval::WEIGHTS as JANGGI_WEIGHTS;
 use chuhe::search::tune::janggi::{build_janggi_data_set, janggi_weights_source};
+use chuhe::search::tune::labels::{label_line, positions_to_label, read_labels};
 use chuhe::search::tune::{DataSet, ReadSummary, RecordedPosition, Selected, Selection, Tuner};
-use chuhe::search::tune::{build_data_set, error, fit_scale, read_records, read_records_of, weights_source};
+use chuhe::search::tune::{
+    ReplayPosition, build_data_set, error, fit_scale, read_records, read_records_of, weights_source,
+};
+use chuhe::selfplay::{Engine, EngineConfig, EngineScore, Ranks};
 
 use crate::Failure;
 
@@ -13,8 +18,16 @@ use crate::Failure;
 #[derive(clap::Args)]
 pub struct TuneArgs {
     /// Game records as `chuhe match --pgn` writes them (several files may be given).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "labels")]
     pub records: Vec<std::path::PathBuf>,
+    /// Positions labelled with a search's scores (`chuhe label`), tuned on besides the
+    /// records (repeatable).
+    #[arg(long)]
+    pub labels: Vec<std::path::PathBuf>,
+    /// The logistic that reads a label's score as an expected result: centipawns per
+    /// tenfold odds.
+    #[arg(long, default_value_t = 400.0)]
+    pub label_scale: f64,
     /// Where to write the tuned weights (the layout of `src/search/eval_weights.rs`).
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -46,12 +59,14 @@ pub struct TuneArgs {
 /// The data sets to tune on and to check with, from every record file.
 fn data_sets(args: &TuneArgs, selection: Selection) -> Result<(DataSet, DataSet, Selected), Failure> {
     if args.janggi {
-        let positions = read_all(args, read_records_of::<chuhe::rules::janggi::Position>)?;
+        let mut positions = read_all(args, read_records_of::<chuhe::rules::janggi::Position>)?;
+        positions.append(&mut read_labelled(args)?);
         let (held_out, tuned_on) = split(args, positions);
         let (data, selected) = build_janggi_data_set(tuned_on, selection);
         Ok((data, build_janggi_data_set(held_out, selection).0, selected))
     } else {
-        let positions = read_all(args, read_records)?;
+        let mut positions = read_all(args, read_records)?;
+        positions.append(&mut read_labelled(args)?);
         let (held_out, tuned_on) = split(args, positions);
         let (data, selected) = build_data_set(tuned_on, selection);
         Ok((data, build_data_set(held_out, selection).0, selected))
@@ -68,6 +83,21 @@ fn read_all<P>(
         let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
         let (mut read, summary) = read(&text);
         out!("{}: {} games, {} left out, {} positions", path.display(), summary.games, summary.skipped, read.len());
+        positions.append(&mut read);
+    }
+    Ok(positions)
+}
+
+/// The positions of every label file, each file's count printed.
+fn read_labelled<P: ReplayPosition>(args: &TuneArgs) -> Result<Vec<RecordedPosition<P>>, Failure> {
+    if !(args.label_scale > 0.0 && args.label_scale.is_finite()) {
+        return Err(Failure::Message("--label-scale must be positive".into()));
+    }
+    let mut positions = Vec::new();
+    for path in &args.labels {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let (mut read, summary) = read_labels(&text, args.label_scale);
+        out!("{}: {} labelled positions, {} lines left out", path.display(), summary.positions, summary.skipped);
         positions.append(&mut read);
     }
     Ok(positions)
@@ -113,5 +143,99 @@ pub fn run_tune(args: TuneArgs) -> Result<(), Failure> {
     let source = if args.janggi { janggi_weights_source(&tuned) } else { weights_source(&tuned) };
     std::fs::write(&args.out, source).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
     out!("weights written to {}", args.out.display());
+    Ok(())
+}
+
+/// The arguments of `chuhe label`.
+#[derive(clap::Args)]
+pub struct LabelArgs {
+    /// Game records whose positions to label (`chuhe match --pgn`).
+    #[arg(required = true)]
+    pub records: Vec<std::path::PathBuf>,
+    /// The labelling engine's command (for example `fairy-stockfish`).
+    #[arg(long)]
+    pub engine: String,
+    /// Its UCI options, `Name=Value`, repeatable.
+    #[arg(long)]
+    pub option: Vec<String>,
+    /// Nodes it searches each position.
+    #[arg(long, default_value_t = 10_000)]
+    pub nodes: u64,
+    /// Positions before this ply of their game are left out (the opening book's).
+    #[arg(long, default_value_t = 8)]
+    pub skip_plies: usize,
+    /// Label one position in this many (after the opening, checks and repeats are left
+    /// out).
+    #[arg(long, default_value_t = 1)]
+    pub every: usize,
+    /// Label Janggi records (the engine is told `UCI_Variant janggi` unless its options
+    /// set the variant).
+    #[arg(long)]
+    pub janggi: bool,
+    /// Where to write the labels (one `FEN;score` line a position, the score for Red).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
+/// Searches each chosen position of the records with the engine and writes its score.
+pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
+    let mut options = crate::cli::matches::parse_options(&args.option)?;
+    if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
+        options.insert(0, ("UCI_Variant".into(), if args.janggi { "janggi" } else { "xiangqi" }.into()));
+    }
+    let config = EngineConfig { command: args.engine.clone(), options, ranks: Ranks::FromZero, nodes: None };
+    let mut engine = Engine::start_with(&config).map_err(Failure::Message)?;
+    let file =
+        std::fs::File::create(&args.out).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+    let mut file = std::io::BufWriter::new(file);
+    if args.janggi {
+        let positions = read_for_label(&args.records, read_records_of::<chuhe::rules::janggi::Position>)?;
+        label_all(&args, &mut engine, positions_to_label(positions, args.skip_plies, args.every), &mut file)
+    } else {
+        let positions = read_for_label(&args.records, read_records)?;
+        label_all(&args, &mut engine, positions_to_label(positions, args.skip_plies, args.every), &mut file)
+    }
+}
+
+/// The positions of every record file.
+fn read_for_label<P>(
+    paths: &[std::path::PathBuf],
+    read: fn(&str) -> (Vec<RecordedPosition<P>>, ReadSummary),
+) -> Result<Vec<RecordedPosition<P>>, Failure> {
+    let mut positions = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        positions.append(&mut read(&text).0);
+    }
+    Ok(positions)
+}
+
+/// Labels `positions` one by one, writing each line as it comes; a mate score or no
+/// score leaves the position out.
+fn label_all<P: ReplayPosition>(
+    args: &LabelArgs,
+    engine: &mut Engine,
+    positions: Vec<P>,
+    file: &mut impl std::io::Write,
+) -> Result<(), Failure> {
+    let go = format!("go nodes {}", args.nodes);
+    let (total, mut written, mut left_out) = (positions.len(), 0, 0);
+    out!("{total} positions to label");
+    for (i, position) in positions.iter().enumerate() {
+        match engine.score(&position.fen(), &go).map_err(Failure::Message)? {
+            Some(EngineScore::Centipawns(cp)) => {
+                let for_red = if position.turn() == chuhe::rules::types::Color::Red { cp } else { -cp };
+                writeln!(file, "{}", label_line(position, for_red))
+                    .map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+                written += 1;
+            }
+            _ => left_out += 1,
+        }
+        if (i + 1) % 1000 == 0 {
+            out!("{} of {total} searched", i + 1);
+        }
+    }
+    file.flush().map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+    out!("{written} labels written to {}, {left_out} positions left out (a mate, or no score)", args.out.display());
     Ok(())
 }

@@ -86,6 +86,35 @@ pub struct EngineConfig {
     pub nodes: Option<u64>,
 }
 
+/// A score a UCI engine reports in its `info` lines, from its side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Centipawns (`score cp N`).
+    Centipawns(i32),
+    /// A mate in this many moves, negative when the side to move is mated (`score mate N`).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// The score of an `info` line; `None` without one, or with only a bound
+    /// (`lowerbound`, `upperbound`: an aspiration window's fail, not the search's value).
+    pub fn read(line: &str) -> Option<EngineScore> {
+        if line.starts_with("info string") {
+            return None;
+        }
+        let mut words = line.split_whitespace().skip_while(|&w| w != "score").skip(1);
+        let (kind, value) = (words.next()?, words.next()?.parse().ok()?);
+        if matches!(words.next(), Some("lowerbound" | "upperbound")) {
+            return None;
+        }
+        match kind {
+            "cp" => Some(EngineScore::Centipawns(value)),
+            "mate" => Some(EngineScore::Mate(value)),
+            _ => None,
+        }
+    }
+}
+
 /// A running UCI engine.
 pub struct Engine {
     child: Child,
@@ -202,6 +231,23 @@ impl Engine {
         Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
     }
 
+    /// Searches the position `fen` with this `go` command and returns the last score
+    /// the engine reported (its side to move's view), `None` if it reported none.
+    pub fn score(&mut self, fen: &str, go: &str) -> Result<Option<EngineScore>, String> {
+        self.send(&format!("position fen {fen}"))?;
+        self.send(go)?;
+        let mut last = None;
+        loop {
+            let line = self.read_line("bestmove")?;
+            if line.starts_with("bestmove") {
+                return Ok(last);
+            }
+            if line.starts_with("info ") {
+                last = EngineScore::read(&line).or(last);
+            }
+        }
+    }
+
     /// How the engine writes ranks.
     pub fn ranks(&self) -> Ranks {
         self.ranks
@@ -218,6 +264,21 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_are_read_from_info_lines_and_bounds_are_not() {
+        let read = EngineScore::read;
+        assert_eq!(
+            read("info depth 9 seldepth 12 score cp -37 nodes 9000 pv h2e2"),
+            Some(EngineScore::Centipawns(-37))
+        );
+        assert_eq!(read("info depth 5 score mate -3 pv a0a1"), Some(EngineScore::Mate(-3)));
+        assert_eq!(read("info depth 9 score cp 120 lowerbound nodes 5"), None);
+        assert_eq!(read("info depth 9 score cp 80 upperbound"), None);
+        assert_eq!(read("info string score cp 10 is a string"), None);
+        assert_eq!(read("info depth 1 nodes 20"), None);
+        assert_eq!(read("info depth 1 score cp"), None);
+    }
 
     #[test]
     fn ranks_convert_both_ways() {

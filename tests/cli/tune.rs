@@ -82,3 +82,63 @@ fn tune_janggi_writes_weights_in_the_janggi_layout() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("janggi.pgn: 1 games, 1 left out"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A UCI engine (a shell script in `dir`) that reports 50 centipawns for the side to
+/// move at every search, after a bound it reports first that must not count.
+fn fifty_centipawn_engine(dir: &std::path::Path) -> std::path::PathBuf {
+    let script = dir.join("fifty.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'option name UCI_Variant type combo default xiangqi var xiangqi var janggi'; echo uciok ;;\n\
+             isready) echo readyok ;;\n\
+             go*) echo 'info depth 2 score cp 900 lowerbound'; echo 'info depth 1 score cp 50 nodes 20'; echo bestmove a0a1 ;;\n\
+             quit) exit 0 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    script
+}
+
+#[test]
+fn label_writes_each_chosen_position_with_the_engine_s_score_for_cho_and_tune_reads_it() {
+    let dir = std::env::temp_dir().join(format!("chuhe-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (records, labels, weights) = (dir.join("janggi.pgn"), dir.join("labels.txt"), dir.join("weights.rs"));
+    std::fs::write(&records, JANGGI_RECORDS).unwrap();
+    let engine = format!("sh {}", fifty_centipawn_engine(&dir).display());
+    let out = chuhe(
+        &["label", "--janggi", records.to_str().unwrap(), "--engine", &engine, "--nodes", "100"]
+            .into_iter()
+            .chain(["--skip-plies", "2", "--out", labels.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    let written = std::fs::read_to_string(&labels).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    // From ply 2: the first game's plies 2..=8 (7, one a repeat of ply 4 after two
+    // passes: 6), the second game's plies 2..=4 (3).
+    assert_eq!(lines.len(), 9, "{written}");
+    for line in &lines {
+        let (fen, score) = line.rsplit_once(';').unwrap();
+        let cho_to_move = fen.contains(" w ");
+        assert_eq!(score, if cho_to_move { "50" } else { "-50" }, "{line}");
+    }
+    // The labels alone are a data set to tune on.
+    let out = chuhe(
+        &["tune", "--janggi", "--labels", labels.to_str().unwrap(), "--out", weights.to_str().unwrap()]
+            .into_iter()
+            .chain(["--epochs", "5", "--hold-out", "0"])
+            .collect::<Vec<_>>(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("labels.txt: 9 labelled positions, 0 lines left out"), "{text}");
+    assert!(text.contains("data set: 9 positions"), "{text}");
+    assert!(std::fs::read_to_string(&weights).unwrap().contains("pub const WEIGHTS"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

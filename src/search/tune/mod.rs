@@ -10,6 +10,7 @@
 //! runs it and writes `src/search/eval_weights.rs`.
 
 pub mod janggi;
+pub mod labels;
 pub mod records;
 pub mod texel;
 

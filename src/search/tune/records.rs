@@ -1,12 +1,14 @@
 //! Game records as `chuhe match --pgn` writes them: tag lines (`[Result "1-0"]`,
 //! `[FEN "..."]`), then the moves in ICCS with move numbers, ending in the result.
 
+use crate::rules::position::BoardPosition;
+use crate::rules::setup::Setup;
 use crate::rules::types::Move;
 use crate::rules::xiangqi::Position;
 
 /// A position a record can be replayed on: Xiangqi's, or Janggi's (whose records may
 /// hold passes).
-pub trait ReplayPosition: Clone + Sized {
+pub trait ReplayPosition: BoardPosition {
     /// The usual start.
     fn start() -> Self;
     /// A position from a FEN tag.
@@ -15,6 +17,11 @@ pub trait ReplayPosition: Clone + Sized {
     fn legal(&self, m: Move) -> bool;
     /// Plays a legal move.
     fn play(&mut self, m: Move);
+    /// The pieces and the side to move as FEN (the move counters at 0 and 1).
+    fn fen(&self) -> String {
+        let setup = Setup { board: self.board().clone(), turn: self.turn(), halfmove_clock: 0, fullmove_number: 1 };
+        crate::notation::fen::format(&setup)
+    }
 }
 
 impl ReplayPosition for Position {
