@@ -59,13 +59,13 @@ pub struct TuneArgs {
 /// The data sets to tune on and to check with, from every record file.
 fn data_sets(args: &TuneArgs, selection: Selection) -> Result<(DataSet, DataSet, Selected), Failure> {
     if args.janggi {
-        let mut positions = read_all(args, read_records_of::<chuhe::rules::janggi::Position>)?;
+        let mut positions = read_all(&args.records, read_records_of::<chuhe::rules::janggi::Position>)?;
         positions.append(&mut read_labelled(args)?);
         let (held_out, tuned_on) = split(args, positions);
         let (data, selected) = build_janggi_data_set(tuned_on, selection);
         Ok((data, build_janggi_data_set(held_out, selection).0, selected))
     } else {
-        let mut positions = read_all(args, read_records)?;
+        let mut positions = read_all(&args.records, read_records)?;
         positions.append(&mut read_labelled(args)?);
         let (held_out, tuned_on) = split(args, positions);
         let (data, selected) = build_data_set(tuned_on, selection);
@@ -75,11 +75,11 @@ fn data_sets(args: &TuneArgs, selection: Selection) -> Result<(DataSet, DataSet,
 
 /// The positions of every record file, each file's count printed.
 fn read_all<P>(
-    args: &TuneArgs,
+    paths: &[std::path::PathBuf],
     read: fn(&str) -> (Vec<RecordedPosition<P>>, ReadSummary),
 ) -> Result<Vec<RecordedPosition<P>>, Failure> {
     let mut positions = Vec::new();
-    for path in &args.records {
+    for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
         let (mut read, summary) = read(&text);
         out!("{}: {} games, {} left out, {} positions", path.display(), summary.games, summary.skipped, read.len());
@@ -189,29 +189,16 @@ pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
         std::fs::File::create(&args.out).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
     let mut file = std::io::BufWriter::new(file);
     if args.janggi {
-        let positions = read_for_label(&args.records, read_records_of::<chuhe::rules::janggi::Position>)?;
+        let positions = read_all(&args.records, read_records_of::<chuhe::rules::janggi::Position>)?;
         label_all(&args, &mut engine, positions_to_label(positions, args.skip_plies, args.every), &mut file)
     } else {
-        let positions = read_for_label(&args.records, read_records)?;
+        let positions = read_all(&args.records, read_records)?;
         label_all(&args, &mut engine, positions_to_label(positions, args.skip_plies, args.every), &mut file)
     }
 }
 
-/// The positions of every record file.
-fn read_for_label<P>(
-    paths: &[std::path::PathBuf],
-    read: fn(&str) -> (Vec<RecordedPosition<P>>, ReadSummary),
-) -> Result<Vec<RecordedPosition<P>>, Failure> {
-    let mut positions = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
-        positions.append(&mut read(&text).0);
-    }
-    Ok(positions)
-}
-
-/// Labels `positions` one by one, writing each line as it comes; a mate score or no
-/// score leaves the position out.
+/// Labels `positions` one by one, the file flushed every thousand (a run stopped early
+/// leaves its labels so far); a mate score or no score leaves the position out.
 fn label_all<P: ReplayPosition>(
     args: &LabelArgs,
     engine: &mut Engine,
@@ -232,6 +219,7 @@ fn label_all<P: ReplayPosition>(
             _ => left_out += 1,
         }
         if (i + 1) % 1000 == 0 {
+            file.flush().map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
             out!("{} of {total} searched", i + 1);
         }
     }
