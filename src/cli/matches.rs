@@ -8,15 +8,22 @@ pub fn parse_ranks(s: &str) -> Result<chuhe::selfplay::Ranks, String> {
     chuhe::selfplay::Ranks::parse(s).ok_or_else(|| format!("ranks {s:?}: 0 or 1"))
 }
 
-/// Reads UCI options given as `Name=Value`.
-pub fn parse_options(list: &[String]) -> Result<Vec<(String, String)>, Failure> {
-    list.iter()
+/// Reads UCI options given as `Name=Value`; for Janggi, `UCI_Variant janggi` first
+/// unless they set the variant (an engine offering the option is otherwise told
+/// `xiangqi` when it starts).
+pub fn engine_options(list: &[String], janggi: bool) -> Result<Vec<(String, String)>, Failure> {
+    let mut options = list
+        .iter()
         .map(|o| {
             o.split_once('=')
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .ok_or_else(|| Failure::Message(format!("option {o:?} is not Name=Value")))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    if janggi && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
+        options.insert(0, ("UCI_Variant".into(), "janggi".into()));
+    }
+    Ok(options)
 }
 
 /// The conditions of a match.
@@ -79,10 +86,7 @@ pub fn run_match(
     let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks),
                   nodes: Option<u64>|
      -> Result<EngineConfig, Failure> {
-        let mut options = parse_options(opts)?;
-        if settings.janggi && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
-            options.insert(0, ("UCI_Variant".into(), "janggi".into()));
-        }
+        let options = engine_options(opts, settings.janggi)?;
         Ok(EngineConfig { command: command.to_string(), options, ranks, nodes })
     };
     let mut ea = Engine::start_with(&config(a, None)?).map_err(Failure::Message)?;

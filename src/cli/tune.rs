@@ -179,10 +179,7 @@ pub struct LabelArgs {
 
 /// Searches each chosen position of the records with the engine and writes its score.
 pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
-    let mut options = crate::cli::matches::parse_options(&args.option)?;
-    if !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant")) {
-        options.insert(0, ("UCI_Variant".into(), if args.janggi { "janggi" } else { "xiangqi" }.into()));
-    }
+    let options = crate::cli::matches::engine_options(&args.option, args.janggi)?;
     let config = EngineConfig { command: args.engine.clone(), options, ranks: Ranks::FromZero, nodes: None };
     let mut engine = Engine::start_with(&config).map_err(Failure::Message)?;
     let file =

@@ -14,3 +14,24 @@ mod selfplay;
 mod three_kingdoms;
 mod tune;
 mod uci;
+
+/// Writes a UCI engine as a shell script at `path`: it answers `uci` with the option
+/// lines of `uci_reply` (shell commands, may be empty) and `uciok`, `isready` with
+/// `readyok`, and runs `go_reply` at every `go`.
+pub fn scripted_engine(path: &std::path::Path, uci_reply: &str, go_reply: &str) {
+    std::fs::write(
+        path,
+        format!(
+            "#!/bin/sh\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) {uci_reply} echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 go*) {go_reply} ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n"
+        ),
+    )
+    .unwrap();
+}

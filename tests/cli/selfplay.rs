@@ -138,19 +138,7 @@ fn an_engine_past_its_time_loses() {
     let dir = std::env::temp_dir().join(format!("chuhe-slow-engine-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let script = dir.join("slow.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\n\
-         while read -r line; do\n\
-           case \"$line\" in\n\
-             uci) echo uciok ;;\n\
-             isready) echo readyok ;;\n\
-             go*) sleep 0.6; echo bestmove a0a1 ;;\n\
-             quit) exit 0 ;;\n\
-           esac\n\
-         done\n",
-    )
-    .unwrap();
+    crate::scripted_engine(&script, "", "sleep 0.6; echo bestmove a0a1");
     let exe = env!("CARGO_BIN_EXE_chuhe");
     let out = Command::new(exe)
         .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("sh {}", script.display())])

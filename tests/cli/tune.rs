@@ -87,19 +87,11 @@ fn tune_janggi_writes_weights_in_the_janggi_layout() {
 /// move at every search, after a bound it reports first that must not count.
 fn fifty_centipawn_engine(dir: &std::path::Path) -> std::path::PathBuf {
     let script = dir.join("fifty.sh");
-    std::fs::write(
+    crate::scripted_engine(
         &script,
-        "#!/bin/sh\n\
-         while read -r line; do\n\
-           case \"$line\" in\n\
-             uci) echo 'option name UCI_Variant type combo default xiangqi var xiangqi var janggi'; echo uciok ;;\n\
-             isready) echo readyok ;;\n\
-             go*) echo 'info depth 2 score cp 900 lowerbound'; echo 'info depth 1 score cp 50 nodes 20'; echo bestmove a0a1 ;;\n\
-             quit) exit 0 ;;\n\
-           esac\n\
-         done\n",
-    )
-    .unwrap();
+        "echo 'option name UCI_Variant type combo default xiangqi var xiangqi var janggi';",
+        "echo 'info depth 2 score cp 900 lowerbound'; echo 'info depth 1 score cp 50 nodes 20'; echo bestmove a0a1",
+    );
     script
 }
 
