@@ -8,8 +8,10 @@
 //! (points reached on its rank and file), horse and elephant mobility (moves whose path
 //! is free), a missing guard charged per enemy chariot, horse, cannon and soldier in
 //! the own half, the side to move, the enemy pieces that attack the own palace (by
-//! kind, and how many at once), and the checks the enemy could give next (by chariot,
-//! horse and cannon, and those from a point no own piece guards).
+//! kind, and how many at once), the checks the enemy could give next (by chariot,
+//! horse and cannon, and those from a point no own piece guards), the pieces the enemy
+//! attacks (by a lesser piece, or unguarded; the side to move's and the other's apart),
+//! cannon mobility, and soldiers side by side.
 //!
 //! Material and placement are kept incrementally move by move ([`Material`]; a pass
 //! changes nothing but the side); the other terms are counted by [`positional_terms`].
@@ -55,8 +57,17 @@ pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 5;
 /// give check, then the same three counting only the checks from a point no own piece
 /// guards (six terms).
 pub const CHECK_THREATS: usize = PALACE_PRESSURE + 3;
+/// A piece (not the general) the enemy attacks: `THREATS + waiting * 12 + lesser * 6 +
+/// kind - 1`, `waiting` if its side has just moved (it cannot save it now), `lesser` if a
+/// piece worth less attacks it (else it counts only when no own piece guards it): an
+/// attack the side to move can answer costs less than one it cannot (24 terms).
+pub const THREATS: usize = CHECK_THREATS + 6;
+/// Cannon mobility, per point a cannon could move to or take on.
+pub const CANNON_MOBILITY: usize = THREATS + 24;
+/// Two soldiers side by side on a rank (they guard each other).
+pub const SOLDIER_PAIR: usize = CANNON_MOBILITY + 1;
 /// The number of terms.
-pub const TERMS: usize = CHECK_THREATS + 6;
+pub const TERMS: usize = SOLDIER_PAIR + 1;
 
 /// Phase weight of each kind (attacking pieces only).
 const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
@@ -135,8 +146,9 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
     sum.tapered(material.phase, FULL_PHASE, pos.turn())
 }
 
-/// Counts every term but material and placement into `sink`: mobility, missing guards
-/// and the side to move.
+/// Counts every term but material and placement into `sink`: mobility, missing guards,
+/// the side to move, the attacks on the palace and the general, the attacked pieces and
+/// the soldier pairs.
 #[inline(always)]
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
@@ -185,6 +197,55 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
                     sink.add(CHECK_THREATS + i, sign * count);
                 }
             }
+        }
+    }
+    // Counted only where weighed: the attacked pieces cost a quarter or more of the
+    // evaluation's time.
+    if !sink.counts_any(THREATS, TERMS - THREATS) {
+        return;
+    }
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        let waiting = (color != pos.turn()) as usize;
+        threats(b, color, |kind, lesser| sink.add(THREATS + waiting * 12 + lesser as usize * 6 + kind - 1, sign));
+        let mut cannon_reach = 0;
+        for sq in squares(b.pieces(color, PieceKind::Cannon)) {
+            cannon_reach += (cannon_attacks(b, sq, color) & !b.by_color(color)).count_ones() as i32;
+        }
+        sink.add(CANNON_MOBILITY, sign * cannon_reach);
+        let soldiers = b.pieces(color, PieceKind::Pawn);
+        sink.add(SOLDIER_PAIR, sign * (soldiers & (soldiers >> 1) & !FILE_MASKS[8]).count_ones() as i32);
+    }
+}
+
+/// The pieces' worth in the counting of the tournament rules, to tell a lesser attacker.
+const WORTH: [i32; 7] = [100, 3, 3, 5, 13, 7, 2];
+
+/// Calls `found(kind, lesser)` for each piece of `color` but the general that the enemy
+/// attacks: `lesser` if an enemy piece worth less attacks it, else only when no own
+/// piece guards it (the general and guards guard their palace steps). The enemy's
+/// general and guards are not counted as attackers: they rarely leave their palace.
+#[inline(always)]
+fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
+    let them = color.other();
+    let mut palace_guarded = 0;
+    for sq in squares(b.pieces(color, PieceKind::General) | b.pieces(color, PieceKind::Advisor)) {
+        palace_guarded |= PALACE_STEPS[sq.index()];
+    }
+    for sq in squares(b.by_color(color) & !b.pieces(color, PieceKind::General)) {
+        let Some(piece) = b.piece_at(sq) else { continue };
+        let kind = piece.kind().index();
+        let mut attackers = Janggi::attackers_of(b, sq, them);
+        if piece.kind() == PieceKind::Cannon {
+            // A cannon never takes a cannon.
+            attackers &= !b.pieces(them, PieceKind::Cannon);
+        }
+        if attackers == 0 {
+            continue;
+        }
+        let lesser = squares(attackers).any(|a| b.piece_at(a).is_some_and(|p| WORTH[p.kind().index()] < WORTH[kind]));
+        if lesser || (palace_guarded & bit_at(sq.index() as u8) == 0 && Janggi::attackers_of(b, sq, color) == 0) {
+            found(kind, lesser);
         }
     }
 }
@@ -298,6 +359,13 @@ mod tests {
         }
     }
 
+    /// The terms `positional_terms` counts in the Janggi position `fen_text`, in order.
+    fn terms_of(fen_text: &str) -> Vec<(usize, i32)> {
+        let mut counts = Counts::default();
+        positional_terms(&crate::notation::fen::janggi(fen_text).unwrap(), &mut counts);
+        counts.0
+    }
+
     #[test]
     fn incremental_material_matches_from_scratch() {
         let mut pos = Position::startpos();
@@ -350,14 +418,12 @@ mod tests {
 
     #[test]
     fn two_attackers_press_the_palace() {
-        let mut counts = Counts::default();
-        let pos = crate::notation::fen::janggi("4k4/9/9/9/3r5/9/4p4/9/9/5K3 w - - 0 1").unwrap();
-        positional_terms(&pos, &mut counts);
+        let counts = terms_of("4k4/9/9/9/3r5/9/4p4/9/9/5K3 w - - 0 1");
         // Counted for Cho, whose palace is attacked: a chariot, a soldier, two at once.
-        assert!(counts.0.contains(&(PALACE_ATTACKER, 1)), "{:?}", counts.0);
-        assert!(counts.0.contains(&(PALACE_ATTACKER + 4, 1)), "{:?}", counts.0);
-        assert!(counts.0.contains(&(PALACE_PRESSURE, 1)), "{:?}", counts.0);
-        assert!(!counts.0.iter().any(|&(t, _)| t == PALACE_PRESSURE + 1 || t == PALACE_PRESSURE + 2));
+        assert!(counts.contains(&(PALACE_ATTACKER, 1)), "{counts:?}");
+        assert!(counts.contains(&(PALACE_ATTACKER + 4, 1)), "{counts:?}");
+        assert!(counts.contains(&(PALACE_PRESSURE, 1)), "{counts:?}");
+        assert!(!counts.iter().any(|&(t, _)| t == PALACE_PRESSURE + 1 || t == PALACE_PRESSURE + 2));
     }
 
     /// The check threats against Cho's general in `fen_text`.
@@ -387,5 +453,52 @@ mod tests {
         // A chariot on g1 checks the general on d0 from g0 (along rank 0) and from d1
         // (up the d-file), but d1 is a step of the general: one safe check.
         assert_eq!(threats_to_cho("4k4/9/9/9/9/9/9/9/6r2/3K5 w - - 0 1"), [2, 0, 0, 1, 0, 0]);
+    }
+
+    /// The attacked-piece terms counted in `fen_text`, in order.
+    fn threat_terms(fen_text: &str) -> Vec<(usize, i32)> {
+        terms_of(fen_text).into_iter().filter(|&(t, _)| (THREATS..THREATS + 24).contains(&t)).collect()
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_lesser_one_counts_guarded_or_not() {
+        // Han's soldier on e5 attacks Cho's horse on e4 (Cho to move): by a lesser piece.
+        let horse_by_lesser = THREATS + 6 + PieceKind::Horse.index() - 1;
+        assert_eq!(threat_terms("4k4/9/9/9/4p4/4N4/9/9/4K4/9 w - - 0 1"), [(horse_by_lesser, 1)]);
+        // A soldier on d4 guards the horse: still counted.
+        assert_eq!(threat_terms("4k4/9/9/9/4p4/3PN4/9/9/4K4/9 w - - 0 1"), [(horse_by_lesser, 1)]);
+    }
+
+    #[test]
+    fn a_piece_attacked_by_an_equal_one_counts_only_unguarded_and_by_the_side_to_move() {
+        // Horses on e4 (Cho, to move) and d6 (Han, which has moved) attack each other.
+        let cho_horse = THREATS + PieceKind::Horse.index() - 1;
+        let han_horse = THREATS + 12 + PieceKind::Horse.index() - 1;
+        assert_eq!(threat_terms("4k4/9/9/3n5/9/4N4/9/9/4K4/9 w - - 0 1"), [(cho_horse, 1), (han_horse, -1)]);
+        // Cho's soldier on d4 guards its horse; Han's horse stays unguarded.
+        assert_eq!(threat_terms("4k4/9/9/3n5/9/3PN4/9/9/4K4/9 w - - 0 1"), [(han_horse, -1)]);
+        // Han to move: the same attacks, each side's roles swapped.
+        assert_eq!(threat_terms("4k4/9/9/3n5/9/4N4/9/9/4K4/9 b - - 0 1"), [(cho_horse + 12, 1), (han_horse - 12, -1)]);
+    }
+
+    #[test]
+    fn a_cannon_attacked_by_a_cannon_is_not_threatened() {
+        // Han's cannon on e7 over the soldier on e6 reaches e4, where Cho's cannon stands.
+        assert_eq!(threat_terms("4k4/9/4c4/4p4/9/4C4/9/9/4K4/9 w - - 0 1"), []);
+    }
+
+    #[test]
+    fn cannon_mobility_and_soldier_pairs_count_their_points() {
+        // Cho's cannon on a0 jumps the soldier on a3 to a4..a8 and takes the chariot on a9.
+        let counts = terms_of("r3k4/9/9/9/9/9/P8/9/4K4/C8 w - - 0 1");
+        assert!(counts.contains(&(CANNON_MOBILITY, 6)), "{counts:?}");
+        // The chariot takes the unguarded soldier; the cannon, worth less, attacks it.
+        let soldier = THREATS + PieceKind::Pawn.index() - 1;
+        let chariot_by_lesser = THREATS + 12 + 6 + PieceKind::Chariot.index() - 1;
+        assert_eq!(threat_terms("r3k4/9/9/9/9/9/P8/9/4K4/C8 w - - 0 1"), [(soldier, 1), (chariot_by_lesser, -1)]);
+        // Soldiers on a3 and b3 stand side by side; i3 and a4 do not (another rank).
+        let counts = terms_of("4k4/9/9/9/9/P8/PP6P/9/4K4/9 w - - 0 1");
+        assert!(counts.contains(&(SOLDIER_PAIR, 1)), "{counts:?}");
+        assert!(!counts.iter().any(|&(t, c)| t == SOLDIER_PAIR && c > 1), "{counts:?}");
     }
 }

@@ -102,4 +102,13 @@ pub const WEIGHTS: [[i32; 2]; TERMS] = [
     [-79, -1], [-183, -28], [-223, -88],
     // enemy moves that would give check: chariot, horse, cannon; from an unguarded point: chariot, horse, cannon
     [-150, -32], [-58, 6], [-72, -24], [-156, -106], [-101, 0], [-88, -41],
+    // an attacked piece: guard, elephant, horse, chariot, cannon, soldier; unguarded, by a lesser piece; of the side to move, of the side that moved
+    [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
+    [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
+    [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
+    [0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0],
+    // cannon mobility, per point it could move to or take on
+    [0, 0],
+    // two soldiers side by side
+    [0, 0],
 ];

@@ -69,6 +69,14 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
         6,
         6,
     ));
+    sections.push((
+        "an attacked piece: guard, elephant, horse, chariot, cannon, soldier; unguarded, by a lesser piece; of the side to move, of the side that moved".into(),
+        THREATS,
+        24,
+        6,
+    ));
+    sections.push(("cannon mobility, per point it could move to or take on".into(), CANNON_MOBILITY, 1, 1));
+    sections.push(("two soldiers side by side".into(), SOLDIER_PAIR, 1, 1));
     let header = "//! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi` (README,\n\
          //! \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
