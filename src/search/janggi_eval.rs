@@ -27,6 +27,7 @@ use super::terms::{
 };
 use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, horse_targets, squares};
 use crate::rules::board_position::Attacks;
+use crate::rules::janggi::adjudicate::counting_tenths;
 use crate::rules::janggi::tables::{DIAGONAL_POINTS, ELEPHANT_MOVES, PALACE, PALACE_STEPS, SOLDIER_STEPS};
 use crate::rules::janggi::{Janggi, Position, cannon_attacks};
 use crate::rules::types::{Color, Move, PieceKind, Square};
@@ -59,8 +60,8 @@ pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 5;
 pub const CHECK_THREATS: usize = PALACE_PRESSURE + 3;
 /// A piece (not the general) the enemy attacks: `THREATS + waiting * 12 + lesser * 6 +
 /// kind - 1`, `waiting` if its side has just moved (it cannot save it now), `lesser` if a
-/// piece worth less attacks it (else it counts only when no own piece guards it): an
-/// attack the side to move can answer costs less than one it cannot (24 terms).
+/// piece worth less attacks it (else it counts only when no own piece guards it). The
+/// side to move's attacked pieces and the other side's weigh apart (24 terms).
 pub const THREATS: usize = CHECK_THREATS + 6;
 /// Cannon mobility, per point a cannon could move to or take on.
 pub const CANNON_MOBILITY: usize = THREATS + 24;
@@ -199,8 +200,8 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
             }
         }
     }
-    // Counted only where weighed: the attacked pieces cost a quarter or more of the
-    // evaluation's time.
+    // Counted only where weighed: the attackers of each piece cost the search a fifth
+    // to a half more time a node.
     if !sink.counts_any(THREATS, TERMS - THREATS) {
         return;
     }
@@ -218,9 +219,6 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     }
 }
 
-/// The pieces' worth in the counting of the tournament rules, to tell a lesser attacker.
-const WORTH: [i32; 7] = [100, 3, 3, 5, 13, 7, 2];
-
 /// Calls `found(kind, lesser)` for each piece of `color` but the general that the enemy
 /// attacks: `lesser` if an enemy piece worth less attacks it, else only when no own
 /// piece guards it (the general and guards guard their palace steps). The enemy's
@@ -234,7 +232,7 @@ fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
     }
     for sq in squares(b.by_color(color) & !b.pieces(color, PieceKind::General)) {
         let Some(piece) = b.piece_at(sq) else { continue };
-        let kind = piece.kind().index();
+        let (kind, worth) = (piece.kind().index(), counting_tenths(piece.kind()));
         let mut attackers = Janggi::attackers_of(b, sq, them);
         if piece.kind() == PieceKind::Cannon {
             // A cannon never takes a cannon.
@@ -243,7 +241,8 @@ fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
         if attackers == 0 {
             continue;
         }
-        let lesser = squares(attackers).any(|a| b.piece_at(a).is_some_and(|p| WORTH[p.kind().index()] < WORTH[kind]));
+        // Worth as the tournament rules count it.
+        let lesser = squares(attackers).any(|a| b.piece_at(a).is_some_and(|p| counting_tenths(p.kind()) < worth));
         if lesser || (palace_guarded & bit_at(sq.index() as u8) == 0 && Janggi::attackers_of(b, sq, color) == 0) {
             found(kind, lesser);
         }
