@@ -226,10 +226,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
 #[inline(always)]
 fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
     let them = color.other();
-    let mut palace_guarded = 0;
-    for sq in squares(b.pieces(color, PieceKind::General) | b.pieces(color, PieceKind::Advisor)) {
-        palace_guarded |= PALACE_STEPS[sq.index()];
-    }
+    let palace_guarded = palace_guarded(b, color);
     for sq in squares(b.by_color(color) & !b.pieces(color, PieceKind::General)) {
         let Some(piece) = b.piece_at(sq) else { continue };
         let (kind, worth) = (piece.kind().index(), counting_tenths(piece.kind()));
@@ -299,16 +296,24 @@ pub fn check_threats(b: &Board, general: Square, color: Color, count_safe: bool)
     if !count_safe {
         return out;
     }
-    let mut palace_guarded = PALACE_STEPS[general.index()];
-    for sq in squares(b.pieces(color, PieceKind::Advisor)) {
-        palace_guarded |= PALACE_STEPS[sq.index()];
-    }
+    let palace_guarded = palace_guarded(b, color);
     for (i, points) in [(3, chariot_checks), (4, horse_checks), (5, cannon_checks)] {
         for sq in squares(points & !palace_guarded) {
             out[i] += (Janggi::attackers_of(b, sq, color) == 0) as i32;
         }
     }
     out
+}
+
+/// The palace points that `color`'s general and guards guard: one step along a palace
+/// line from each.
+#[inline(always)]
+fn palace_guarded(b: &Board, color: Color) -> Bitboard {
+    let mut guarded = 0;
+    for sq in squares(b.pieces(color, PieceKind::General) | b.pieces(color, PieceKind::Advisor)) {
+        guarded |= PALACE_STEPS[sq.index()];
+    }
+    guarded
 }
 
 /// The pieces of `by` that attack a point of `palace`, by kind: chariots (along
