@@ -21,15 +21,11 @@
 pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{
-    PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom, horses_reaching,
-    line_reach,
-};
+use super::terms::{PieceSquareTable, WeightedSum, attackers, line_reach, palace_pressure};
 use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, horse_targets, squares};
-use crate::rules::board_position::Attacks;
 use crate::rules::janggi::adjudicate::counting_tenths;
-use crate::rules::janggi::tables::{DIAGONAL_POINTS, ELEPHANT_MOVES, PALACE, PALACE_STEPS, SOLDIER_STEPS};
-use crate::rules::janggi::{Janggi, Position, cannon_attacks};
+use crate::rules::janggi::tables::{DIAGONAL_POINTS, PALACE, PALACE_STEPS};
+use crate::rules::janggi::{Position, cannon_attacks, for_each_reach};
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
 /// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
@@ -153,19 +149,17 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 #[inline(always)]
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
+    // One pass over each side's pieces gives the mobilities, the attacks on the palace
+    // and the points each kind reaches, which tell the attacked and the guarded pieces
+    // and the safe checks.
+    let reach = Color::ALL.map(|color| SideReach::of(b, color));
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
-        sink.add(CHARIOT_MOBILITY, sign * chariot_reach(b, color));
-        sink.add(HORSE_MOBILITY, sign * horse_freedom(b, color));
-        let mut free = 0;
-        for sq in squares(b.pieces(color, PieceKind::Elephant)) {
-            free += ELEPHANT_MOVES[sq.index()]
-                .as_slice()
-                .iter()
-                .filter(|s| s.blocks.iter().all(|&block| b.code_at(block as usize) == 0))
-                .count();
-        }
-        sink.add(ELEPHANT_MOBILITY, sign * free as i32);
+        let moves = &reach[color.index()].moves;
+        sink.add(CHARIOT_MOBILITY, sign * moves[PieceKind::Chariot.index()]);
+        sink.add(HORSE_MOBILITY, sign * moves[PieceKind::Horse.index()]);
+        sink.add(ELEPHANT_MOBILITY, sign * moves[PieceKind::Elephant.index()]);
+        sink.add(CANNON_MOBILITY, sign * moves[PieceKind::Cannon.index()]);
     }
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
@@ -180,69 +174,76 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
-        let attackers = palace_attackers(b, color.other(), PALACE[color.index()]);
-        for (kind, &count) in attackers.iter().enumerate() {
-            sink.add(PALACE_ATTACKER + kind, sign * count);
-        }
-        let total: i32 = attackers.iter().sum();
-        if total >= 2 {
-            sink.add(PALACE_PRESSURE + (total.min(4) - 2) as usize, sign);
-        }
+        let by_kind = reach[color.other().index()].palace_attackers();
+        palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
     }
+    let guarded = Color::ALL.map(|color| guarded_points(b, color, &reach[color.index()].maps));
     if sink.counts_any(CHECK_THREATS, 6) {
         let count_safe = sink.counts_any(CHECK_THREATS + 3, 3);
         for color in Color::ALL {
             let sign = if color == Color::Red { 1 } else { -1 };
             if let Some(general) = b.general(color) {
-                for (i, &count) in check_threats(b, general, color, count_safe).iter().enumerate() {
+                let guarded = count_safe.then_some(guarded[color.index()]);
+                for (i, &count) in check_threats(b, general, color, guarded).iter().enumerate() {
                     sink.add(CHECK_THREATS + i, sign * count);
                 }
             }
         }
     }
-    // Counted only where weighed: the attackers of each piece cost the search a fifth
-    // to a half more time a node.
-    if !sink.counts_any(THREATS, TERMS - THREATS) {
-        return;
-    }
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let waiting = (color != pos.turn()) as usize;
-        threats(b, color, |kind, lesser| sink.add(THREATS + waiting * 12 + lesser as usize * 6 + kind - 1, sign));
-        let mut cannon_reach = 0;
-        for sq in squares(b.pieces(color, PieceKind::Cannon)) {
-            cannon_reach += (cannon_attacks(b, sq, color) & !b.by_color(color)).count_ones() as i32;
-        }
-        sink.add(CANNON_MOBILITY, sign * cannon_reach);
+        let (guarded, theirs) = (guarded[color.index()], &reach[color.other().index()].maps);
+        threats(b, color, guarded, theirs, |kind, lesser, count| {
+            sink.add(THREATS + waiting * 12 + lesser as usize * 6 + kind - 1, sign * count)
+        });
         let soldiers = b.pieces(color, PieceKind::Pawn);
         sink.add(SOLDIER_PAIR, sign * (soldiers & (soldiers >> 1) & !FILE_MASKS[8]).count_ones() as i32);
     }
 }
 
-/// Calls `found(kind, lesser)` for each piece of `color` but the general that the enemy
-/// attacks: `lesser` if an enemy piece worth less attacks it, else only when no own
-/// piece guards it (the general and guards guard their palace steps). The enemy's
-/// general and guards are not counted as attackers: they rarely leave their palace.
+/// The points `color` guards: those its pieces reach (`reach`, by kind, from
+/// [`for_each_reach`]) and the palace steps of its general and guards.
 #[inline(always)]
-fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
-    let them = color.other();
-    let palace_guarded = palace_guarded(b, color);
-    for sq in squares(b.by_color(color) & !b.pieces(color, PieceKind::General)) {
-        let Some(piece) = b.piece_at(sq) else { continue };
-        let (kind, worth) = (piece.kind().index(), counting_tenths(piece.kind()));
-        let mut attackers = Janggi::attackers_of(b, sq, them);
-        if piece.kind() == PieceKind::Cannon {
-            // A cannon never takes a cannon.
-            attackers &= !b.pieces(them, PieceKind::Cannon);
-        }
-        if attackers == 0 {
+fn guarded_points(b: &Board, color: Color, reach: &[Bitboard; 7]) -> Bitboard {
+    reach.iter().fold(palace_guarded(b, color), |all, &points| all | points)
+}
+
+/// Calls `found(kind, lesser, count)` for the pieces of `color` but the general that
+/// the enemy attacks, counted by kind: `lesser` if an enemy piece worth less (as the
+/// tournament rules count) attacks them, else only those off the `guarded` points.
+/// `theirs` are the points the enemy reaches by kind (from [`for_each_reach`]), so the
+/// enemy's general and guards are not counted as attackers: they rarely leave their
+/// palace.
+#[inline(always)]
+fn threats(
+    b: &Board,
+    color: Color,
+    guarded: Bitboard,
+    theirs: &[Bitboard; 7],
+    mut found: impl FnMut(usize, bool, i32),
+) {
+    use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Pawn};
+    for kind in [Advisor, Elephant, Horse, Chariot, Cannon, Pawn] {
+        let pieces = b.pieces(color, kind);
+        if pieces == 0 {
             continue;
         }
-        // Worth as the tournament rules count it.
-        let lesser = squares(attackers).any(|a| b.piece_at(a).is_some_and(|p| counting_tenths(p.kind()) < worth));
-        if lesser || (palace_guarded & bit_at(sq.index() as u8) == 0 && Janggi::attackers_of(b, sq, color) == 0) {
-            found(kind, lesser);
+        let (mut by_lesser, mut attacked) = (0, 0);
+        for attacker in [Chariot, Cannon, Horse, Elephant, Pawn] {
+            // A cannon never takes a cannon.
+            if kind == Cannon && attacker == Cannon {
+                continue;
+            }
+            attacked |= theirs[attacker.index()];
+            if counting_tenths(attacker) < counting_tenths(kind) {
+                by_lesser |= theirs[attacker.index()];
+            }
         }
+        let by_lesser = pieces & by_lesser;
+        let unguarded = pieces & attacked & !by_lesser & !guarded;
+        found(kind.index(), true, by_lesser.count_ones() as i32);
+        found(kind.index(), false, unguarded.count_ones() as i32);
     }
 }
 
@@ -251,9 +252,9 @@ fn threats(b: &Board, color: Color, mut found: impl FnMut(usize, bool)) {
 /// chariot along a rank or file (not a palace diagonal), a cannon onto an empty point,
 /// and a safe check is one from a point that no piece of `color`, its general and guards
 /// included, attacks. Each checking point counts once per piece that can reach it. The
-/// safe checks are left at zero unless `count_safe`.
+/// safe checks are left at zero unless the points `color` guards are given.
 #[inline(always)]
-pub fn check_threats(b: &Board, general: Square, color: Color, count_safe: bool) -> [i32; 6] {
+pub fn check_threats(b: &Board, general: Square, color: Color, guarded: Option<Bitboard>) -> [i32; 6] {
     let them = color.other();
     let mut out = [0; 6];
     let chariot_lines = line_reach(b, general) & !b.by_color(them);
@@ -293,13 +294,9 @@ pub fn check_threats(b: &Board, general: Square, color: Color, count_safe: bool)
         out[2] += checks.count_ones() as i32;
         cannon_checks |= checks;
     }
-    if !count_safe {
-        return out;
-    }
-    let palace_guarded = palace_guarded(b, color);
-    for (i, points) in [(3, chariot_checks), (4, horse_checks), (5, cannon_checks)] {
-        for sq in squares(points & !palace_guarded) {
-            out[i] += (Janggi::attackers_of(b, sq, color) == 0) as i32;
+    if let Some(guarded) = guarded {
+        for (i, points) in [(3, chariot_checks), (4, horse_checks), (5, cannon_checks)] {
+            out[i] += (points & !guarded).count_ones() as i32;
         }
     }
     out
@@ -316,24 +313,43 @@ fn palace_guarded(b: &Board, color: Color) -> Bitboard {
     guarded
 }
 
-/// The pieces of `by` that attack a point of `palace`, by kind: chariots (along
-/// ranks and files), cannons, horses, elephants and soldiers.
-#[inline(always)]
-pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 5] {
-    let mut out = [chariots_reaching(b, by, palace), 0, horses_reaching(b, by, palace), 0, 0];
-    for sq in squares(b.pieces(by, PieceKind::Cannon)) {
-        out[1] += (cannon_attacks(b, sq, by) & palace != 0) as i32;
+/// What one pass over a side's pieces (the general and guards left out) finds.
+struct SideReach {
+    /// The points each kind reaches, by [`PieceKind::index`] (see [`for_each_reach`]).
+    maps: [Bitboard; 7],
+    /// Mobility by kind: a chariot's empty points on its rank and file (the palace
+    /// diagonals not counted), a cannon's points to move to or take on, a horse's or
+    /// elephant's moves whose path is free, wherever they land.
+    moves: [i32; 7],
+    /// The pieces by kind that attack a point of the enemy's palace: a cannon as it
+    /// could move there, the others as they reach it.
+    palace: [i32; 7],
+}
+
+impl SideReach {
+    #[inline(always)]
+    fn of(b: &Board, color: Color) -> SideReach {
+        let mut r = SideReach { maps: [0; 7], moves: [0; 7], palace: [0; 7] };
+        let (own, empty, enemy_cannons) =
+            (b.by_color(color), !b.occupied(), b.pieces(color.other(), PieceKind::Cannon));
+        let enemy_palace = PALACE[color.other().index()];
+        for_each_reach(b, color, |kind, from, points| {
+            r.maps[kind.index()] |= points;
+            // A cannon neither lands on its own side's pieces nor takes a cannon.
+            let points = if kind == PieceKind::Cannon { points & !own & !enemy_cannons } else { points };
+            let counted = if kind == PieceKind::Chariot { points & empty & lines_through(from) } else { points };
+            r.moves[kind.index()] += counted.count_ones() as i32;
+            r.palace[kind.index()] += (points & enemy_palace != 0) as i32;
+        });
+        r
     }
-    for sq in squares(b.pieces(by, PieceKind::Elephant)) {
-        let mut hits = ELEPHANT_MOVES[sq.index()].as_slice().iter();
-        out[3] += hits
-            .any(|st| palace & bit_at(st.to) != 0 && st.blocks.iter().all(|&block| b.code_at(block as usize) == 0))
-            as i32;
+
+    /// The pieces attacking the enemy's palace in the order of the terms from
+    /// [`PALACE_ATTACKER`]: chariots, cannons, horses, elephants, soldiers.
+    fn palace_attackers(&self) -> [i32; 5] {
+        use PieceKind::{Cannon, Chariot, Elephant, Horse, Pawn};
+        [Chariot, Cannon, Horse, Elephant, Pawn].map(|kind| self.palace[kind.index()])
     }
-    for sq in squares(b.pieces(by, PieceKind::Pawn)) {
-        out[4] += (SOLDIER_STEPS[by.index()][sq.index()] & palace != 0) as i32;
-    }
-    out
 }
 
 /// The points of the rank and the file through `sq`.
@@ -402,7 +418,7 @@ mod tests {
     /// Han's pieces attacking Cho's palace in the Janggi position `fen_text`.
     fn attacking_cho(fen_text: &str) -> [i32; 5] {
         let pos = crate::notation::fen::janggi(fen_text).unwrap();
-        palace_attackers(pos.board(), Color::Black, PALACE[Color::Red.index()])
+        SideReach::of(pos.board(), Color::Black).palace_attackers()
     }
 
     #[test]
@@ -433,7 +449,9 @@ mod tests {
     /// The check threats against Cho's general in `fen_text`.
     fn threats_to_cho(fen_text: &str) -> [i32; 6] {
         let pos = crate::notation::fen::janggi(fen_text).unwrap();
-        check_threats(pos.board(), pos.board().general(Color::Red).unwrap(), Color::Red, true)
+        let (b, mut reach) = (pos.board(), [0; 7]);
+        for_each_reach(b, Color::Red, |kind, _, points| reach[kind.index()] |= points);
+        check_threats(b, b.general(Color::Red).unwrap(), Color::Red, Some(guarded_points(b, Color::Red, &reach)))
     }
 
     #[test]
@@ -459,9 +477,10 @@ mod tests {
         assert_eq!(threats_to_cho("4k4/9/9/9/9/9/9/9/6r2/3K5 w - - 0 1"), [2, 0, 0, 1, 0, 0]);
     }
 
-    /// The attacked-piece terms counted in `fen_text`, in order.
+    /// The attacked-piece terms counted (not zero) in `fen_text`, in order.
     fn threat_terms(fen_text: &str) -> Vec<(usize, i32)> {
-        terms_of(fen_text).into_iter().filter(|&(t, _)| (THREATS..THREATS + 24).contains(&t)).collect()
+        let threat = |t| (THREATS..THREATS + 24).contains(&t);
+        terms_of(fen_text).into_iter().filter(|&(t, c)| threat(t) && c != 0).collect()
     }
 
     #[test]
@@ -471,6 +490,8 @@ mod tests {
         assert_eq!(threat_terms("4k4/9/9/9/4p4/4N4/9/9/4K4/9 w - - 0 1"), [(horse_by_lesser, 1)]);
         // A soldier on d4 guards the horse: still counted.
         assert_eq!(threat_terms("4k4/9/9/9/4p4/3PN4/9/9/4K4/9 w - - 0 1"), [(horse_by_lesser, 1)]);
+        // A second horse on d5, which the soldier on e5 also attacks: both count.
+        assert_eq!(threat_terms("4k4/9/9/9/3Np4/3PN4/9/9/4K4/9 w - - 0 1"), [(horse_by_lesser, 2)]);
     }
 
     #[test]

@@ -22,7 +22,7 @@ pub mod adjudicate;
 mod movegen;
 pub mod tables;
 
-pub(crate) use movegen::cannon_attacks;
+pub(crate) use movegen::{cannon_attacks, for_each_reach};
 
 /// A Janggi game record: start position, moves (passes included), current position.
 pub type Game = crate::rules::game::Game<Position>;

@@ -293,6 +293,47 @@ pub(crate) fn cannon_attacks(b: &Board, from: Square, color: Color) -> Bitboard 
     cannon_targets(b, from, PREY[color.index()])
 }
 
+/// Calls `each(kind, from, reach)` for each piece of `by` but the general and guards:
+/// `reach` is every point it could move to, or take on if whatever stands there were
+/// an enemy (a cannon's jump may land on a cannon here). A point is in some piece's
+/// reach exactly when [`Attacks::attackers_of`] finds that piece, so one pass over the
+/// pieces gives the attacks on every point at once.
+#[inline(always)]
+pub(crate) fn for_each_reach(b: &Board, by: Color, mut each: impl FnMut(PieceKind, Square, Bitboard)) {
+    let empty = !b.occupied();
+    for from in squares(b.pieces(by, PieceKind::Chariot)) {
+        let (rv, fv) = (b.rank_view(from), b.file_view(from));
+        let mut t =
+            rank_bits_to_board(rv.first | rv.quiet, from.rank()) | file_bits_to_board(fv.first | fv.quiet, from.file());
+        for ray in DIAGONAL_RAYS[from.index()].as_slice() {
+            t |= 1u128 << ray[0];
+            if ray[1] != NO_STOP && empty & (1u128 << ray[0]) != 0 {
+                t |= 1u128 << ray[1];
+            }
+        }
+        each(PieceKind::Chariot, from, t);
+    }
+    for from in squares(b.pieces(by, PieceKind::Cannon)) {
+        // Every code but the empty point's.
+        each(PieceKind::Cannon, from, cannon_targets(b, from, !1));
+    }
+    for from in squares(b.pieces(by, PieceKind::Horse)) {
+        each(PieceKind::Horse, from, horse_targets(from.index(), empty));
+    }
+    for from in squares(b.pieces(by, PieceKind::Elephant)) {
+        let mut t = 0;
+        for st in ELEPHANT_MOVES[from.index()].as_slice() {
+            if empty & (1u128 << st.blocks[0]) != 0 && empty & (1u128 << st.blocks[1]) != 0 {
+                t |= 1u128 << st.to;
+            }
+        }
+        each(PieceKind::Elephant, from, t);
+    }
+    for from in squares(b.pieces(by, PieceKind::Pawn)) {
+        each(PieceKind::Pawn, from, SOLDIER_STEPS[by.index()][from.index()]);
+    }
+}
+
 /// A cannon's moves along one line (a rank from `base` = rank × 9, or a file from
 /// `base` = file), `view` the line's stops from the cannon and `jumps` the points
 /// beyond each first stop: the empty points past a screen as line bits, and the
@@ -349,5 +390,39 @@ mod tests {
         // Black's cannon on the same point does not take Black's own chariot.
         let b = board(&[("d0", Black, Cannon), ("e1", Red, Advisor), ("f2", Black, Chariot)]);
         assert_eq!(cannon_attacks(&b, d0, Black), 0);
+    }
+
+    #[test]
+    fn each_piece_s_reach_is_where_the_attackers_of_a_point_find_it() {
+        // Random games from the start, with a fixed seed; every point of every position
+        // along them, both sides.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for _game in 0..20 {
+            let mut pos = Position::startpos();
+            let mut moves = MoveList::new();
+            for _ply in 0..120 {
+                let b = pos.board().clone();
+                for by in Color::ALL {
+                    for_each_reach(&b, by, |kind, from, reach| {
+                        assert_eq!(b.piece_at(from), Some(Piece::new(by, kind)));
+                        for i in 0..90 {
+                            let sq = Square::from_index(i).unwrap();
+                            let found = Janggi::attackers_of(&b, sq, by) & bit(from) != 0;
+                            assert_eq!(reach & bit(sq) != 0, found, "{kind:?} on {from:?} to {sq:?}");
+                            checked += found as usize;
+                        }
+                    });
+                }
+                moves.clear();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                pos.play_unchecked(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(checked > 10_000, "only {checked} attacks seen");
     }
 }
