@@ -22,9 +22,9 @@ pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
 use super::terms::{PieceSquareTable, WeightedSum, attackers, line_reach, palace_pressure};
-use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, horse_targets, squares};
+use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, squares};
 use crate::rules::janggi::adjudicate::counting_tenths;
-use crate::rules::janggi::tables::{DIAGONAL_POINTS, PALACE, PALACE_STEPS};
+use crate::rules::janggi::tables::{PALACE, PALACE_STEPS};
 use crate::rules::janggi::{Position, cannon_attacks, for_each_reach};
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
@@ -152,7 +152,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     // One pass over each side's pieces gives the mobilities, the attacks on the palace
     // and the points each kind reaches, which tell the attacked and the guarded pieces
     // and the safe checks.
-    let reach = Color::ALL.map(|color| SideReach::of(b, color));
+    let reach = Color::ALL.map(|color| SideReach::of(b, color, check_points(b, color.other())));
     for color in Color::ALL {
         let sign = if color == Color::Red { 1 } else { -1 };
         let moves = &reach[color.index()].moves;
@@ -178,16 +178,10 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
     }
     let guarded = Color::ALL.map(|color| guarded_points(b, color, &reach[color.index()].maps));
-    if sink.counts_any(CHECK_THREATS, 6) {
-        let count_safe = sink.counts_any(CHECK_THREATS + 3, 3);
-        for color in Color::ALL {
-            let sign = if color == Color::Red { 1 } else { -1 };
-            if let Some(general) = b.general(color) {
-                let guarded = count_safe.then_some(guarded[color.index()]);
-                for (i, &count) in check_threats(b, general, color, guarded).iter().enumerate() {
-                    sink.add(CHECK_THREATS + i, sign * count);
-                }
-            }
+    for color in Color::ALL {
+        let sign = if color == Color::Red { 1 } else { -1 };
+        for (i, &count) in reach[color.other().index()].check_threats(guarded[color.index()]).iter().enumerate() {
+            sink.add(CHECK_THREATS + i, sign * count);
         }
     }
     for color in Color::ALL {
@@ -247,59 +241,23 @@ fn threats(
     }
 }
 
-/// The moves by which the enemy of `color` (whose general stands on `general`) could
-/// give check: `[chariot, horse, cannon, safe chariot, safe horse, safe cannon]`, a
-/// chariot along a rank or file (not a palace diagonal), a cannon onto an empty point,
-/// and a safe check is one from a point that no piece of `color`, its general and guards
-/// included, attacks. Each checking point counts once per piece that can reach it. The
-/// safe checks are left at zero unless the points `color` guards are given.
+/// The points from which `color`'s enemy would give check to `color`'s general (none
+/// without one): `[chariot, horse, cannon]`, each empty or holding a piece of `color`.
+/// A chariot checks from its general's rank or file (its palace diagonals are left
+/// out), a horse as its leg allows, and a cannon from an empty point with one screen
+/// (not a cannon) between it and the general: the points a cannon standing on the
+/// general's point would jump to.
 #[inline(always)]
-pub fn check_threats(b: &Board, general: Square, color: Color, guarded: Option<Bitboard>) -> [i32; 6] {
-    let them = color.other();
-    let mut out = [0; 6];
-    let chariot_lines = line_reach(b, general) & !b.by_color(them);
-    let mut chariot_checks = 0;
-    for sq in squares(b.pieces(them, PieceKind::Chariot)) {
-        if lines_through(sq) & chariot_lines == 0 {
-            continue;
-        }
-        let checks = line_reach(b, sq) & chariot_lines;
-        out[0] += checks.count_ones() as i32;
-        chariot_checks |= checks;
-    }
+fn check_points(b: &Board, color: Color) -> [Bitboard; 3] {
+    let Some(general) = b.general(color) else { return [0; 3] };
+    let theirs = b.by_color(color.other());
     let mut horse_points = 0;
     for st in HORSE_ATTACKERS[general.index()].as_slice() {
         if b.code_at(st.block as usize) == 0 {
             horse_points |= bit_at(st.to);
         }
     }
-    horse_points &= !b.by_color(them);
-    let empty = !b.occupied();
-    let mut horse_checks = 0;
-    for sq in squares(b.pieces(them, PieceKind::Horse)) {
-        let checks = horse_targets(sq.index(), empty) & horse_points;
-        out[1] += checks.count_ones() as i32;
-        horse_checks |= checks;
-    }
-    // A cannon checks from an empty point with one screen (not a cannon) between it and
-    // the general: the points a cannon standing on the general's point would jump to.
-    let cannon_points = cannon_attacks(b, general, color) & empty;
-    let mut cannon_checks = 0;
-    for sq in squares(b.pieces(them, PieceKind::Cannon)) {
-        // Off the palace diagonals a cannon moves along its rank and file only.
-        if lines_through(sq) & cannon_points == 0 && DIAGONAL_POINTS & bit_at(sq.index() as u8) == 0 {
-            continue;
-        }
-        let checks = cannon_attacks(b, sq, them) & cannon_points;
-        out[2] += checks.count_ones() as i32;
-        cannon_checks |= checks;
-    }
-    if let Some(guarded) = guarded {
-        for (i, points) in [(3, chariot_checks), (4, horse_checks), (5, cannon_checks)] {
-            out[i] += (points & !guarded).count_ones() as i32;
-        }
-    }
-    out
+    [line_reach(b, general) & !theirs, horse_points & !theirs, cannon_attacks(b, general, color) & !b.occupied()]
 }
 
 /// The palace points that `color`'s general and guards guard: one step along a palace
@@ -324,12 +282,18 @@ struct SideReach {
     /// The pieces by kind that attack a point of the enemy's palace: a cannon as it
     /// could move there, the others as they reach it.
     palace: [i32; 7],
+    /// The moves that would give check, by chariot (along its rank or file), horse
+    /// and cannon: how many, and the points they would give it from.
+    checks: [i32; 3],
+    check_points: [Bitboard; 3],
 }
 
 impl SideReach {
+    /// One pass over `color`'s pieces; `checking` are the points from which they would
+    /// give check ([`check_points`] of the enemy).
     #[inline(always)]
-    fn of(b: &Board, color: Color) -> SideReach {
-        let mut r = SideReach { maps: [0; 7], moves: [0; 7], palace: [0; 7] };
+    fn of(b: &Board, color: Color, checking: [Bitboard; 3]) -> SideReach {
+        let mut r = SideReach { maps: [0; 7], moves: [0; 7], palace: [0; 7], checks: [0; 3], check_points: [0; 3] };
         let (own, empty, enemy_cannons) =
             (b.by_color(color), !b.occupied(), b.pieces(color.other(), PieceKind::Cannon));
         let enemy_palace = PALACE[color.other().index()];
@@ -340,8 +304,27 @@ impl SideReach {
             let counted = if kind == PieceKind::Chariot { points & empty & lines_through(from) } else { points };
             r.moves[kind.index()] += counted.count_ones() as i32;
             r.palace[kind.index()] += (points & enemy_palace != 0) as i32;
+            let check = match kind {
+                PieceKind::Chariot => Some((0, points & lines_through(from) & checking[0])),
+                PieceKind::Horse => Some((1, points & checking[1])),
+                PieceKind::Cannon => Some((2, points & checking[2])),
+                _ => None,
+            };
+            if let Some((i, points)) = check {
+                r.checks[i] += points.count_ones() as i32;
+                r.check_points[i] |= points;
+            }
         });
         r
+    }
+
+    /// The checks this side could give: `[chariot, horse, cannon, safe chariot, safe
+    /// horse, safe cannon]`, each checking point once per piece that can reach it, and a
+    /// safe check one from a point off the enemy's `guarded` points.
+    fn check_threats(&self, guarded: Bitboard) -> [i32; 6] {
+        let [chariot, horse, cannon] = self.checks;
+        let safe = self.check_points.map(|points| (points & !guarded).count_ones() as i32);
+        [chariot, horse, cannon, safe[0], safe[1], safe[2]]
     }
 
     /// The pieces attacking the enemy's palace in the order of the terms from
@@ -415,10 +398,15 @@ mod tests {
         assert_eq!(counts.0.iter().filter(|(t, _)| *t == CHARIOT_MOBILITY).map(|(_, c)| c).sum::<i32>(), 0);
     }
 
+    /// One pass over Han's pieces and one over Cho's.
+    fn han_and_cho(b: &Board) -> [SideReach; 2] {
+        [Color::Black, Color::Red].map(|color| SideReach::of(b, color, check_points(b, color.other())))
+    }
+
     /// Han's pieces attacking Cho's palace in the Janggi position `fen_text`.
     fn attacking_cho(fen_text: &str) -> [i32; 5] {
         let pos = crate::notation::fen::janggi(fen_text).unwrap();
-        SideReach::of(pos.board(), Color::Black).palace_attackers()
+        han_and_cho(pos.board())[0].palace_attackers()
     }
 
     #[test]
@@ -449,9 +437,8 @@ mod tests {
     /// The check threats against Cho's general in `fen_text`.
     fn threats_to_cho(fen_text: &str) -> [i32; 6] {
         let pos = crate::notation::fen::janggi(fen_text).unwrap();
-        let (b, mut reach) = (pos.board(), [0; 7]);
-        for_each_reach(b, Color::Red, |kind, _, points| reach[kind.index()] |= points);
-        check_threats(b, b.general(Color::Red).unwrap(), Color::Red, Some(guarded_points(b, Color::Red, &reach)))
+        let [han, cho] = han_and_cho(pos.board());
+        han.check_threats(guarded_points(pos.board(), Color::Red, &cho.maps))
     }
 
     #[test]
