@@ -22,10 +22,10 @@ pub use super::eval_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
 use super::terms::{
-    ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, horse_freedom,
-    horses_reaching, palace_pressure,
+    ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, for_red,
+    horse_freedom, horses_reaching, palace_pressure, side_by_side,
 };
-use crate::rules::board::{Bitboard, Board, FILE_MASKS, PALACE, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::board::{Bitboard, Board, PALACE, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::janggi::tables::{FILE_JUMPS, RANK_JUMPS};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
@@ -152,12 +152,12 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         sink.add(CHARIOT_MOBILITY, sign * chariot_reach(b, color));
         sink.add(HORSE_MOBILITY, sign * horse_freedom(b, color));
     }
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         // Missing advisors and elephants cost more the more the enemy can attack:
         // chariots, horses, cannons, soldiers across the river.
         let missing_advisors = 2 - b.pieces(color, PieceKind::Advisor).count_ones() as i32;
@@ -171,11 +171,11 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         sink.add(HOLLOW_CANNON, sign * hollow);
         sink.add(CANNON_BEHIND_SCREENS, sign * screened);
     }
-    sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
+    sink.add(TEMPO, for_red(pos.turn()));
     // Terms whose weights are all zero cost nothing in the search (the tuner counts them).
     let (palace, connected) = (sink.counts_any(PALACE_ATTACKER, 7), sink.counts_any(CONNECTED_SOLDIERS, 1));
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         if palace {
             let by_kind = palace_attackers(b, color.other(), PALACE[color.index()]);
             palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
@@ -210,8 +210,7 @@ pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 4] {
 #[inline(always)]
 fn connected_soldiers(b: &Board, color: Color) -> i32 {
     let across = b.pieces(color, PieceKind::Pawn) & ACROSS_THE_RIVER[color.index()];
-    // A soldier with a neighbour on the next file (the i-file has no next file).
-    (across & (across >> 1) & !FILE_MASKS[8]).count_ones() as i32
+    side_by_side(across)
 }
 
 /// `color`'s cannons aimed down the enemy general's file: with nothing between, and

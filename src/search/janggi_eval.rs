@@ -21,7 +21,7 @@
 pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{PieceSquareTable, WeightedSum, attackers, line_reach, palace_pressure};
+use super::terms::{PieceSquareTable, WeightedSum, attackers, for_red, line_reach, palace_pressure, side_by_side};
 use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, squares};
 use crate::rules::janggi::adjudicate::counting_tenths;
 use crate::rules::janggi::tables::{PALACE, PALACE_STEPS};
@@ -154,7 +154,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     // and the safe checks.
     let reach = Color::ALL.map(|color| SideReach::of(b, color, check_points(b, color.other())));
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         let moves = &reach[color.index()].moves;
         sink.add(CHARIOT_MOBILITY, sign * moves[PieceKind::Chariot.index()]);
         sink.add(HORSE_MOBILITY, sign * moves[PieceKind::Horse.index()]);
@@ -162,7 +162,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         sink.add(CANNON_MOBILITY, sign * moves[PieceKind::Cannon.index()]);
     }
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         // A missing guard costs more the more the enemy can attack: chariots, horses,
         // cannons, soldiers in this side's half.
         let missing_guards = 2 - (b.pieces(color, PieceKind::Advisor).count_ones() as i32).min(2);
@@ -171,28 +171,27 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
             sink.add(MISSING_GUARD + kind, sign * missing_guards * count);
         }
     }
-    sink.add(TEMPO, if pos.turn() == Color::Red { 1 } else { -1 });
+    sink.add(TEMPO, for_red(pos.turn()));
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         let by_kind = reach[color.other().index()].palace_attackers();
         palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
     }
     let guarded = Color::ALL.map(|color| guarded_points(b, color, &reach[color.index()].maps));
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         for (i, &count) in reach[color.other().index()].check_threats(guarded[color.index()]).iter().enumerate() {
             sink.add(CHECK_THREATS + i, sign * count);
         }
     }
     for color in Color::ALL {
-        let sign = if color == Color::Red { 1 } else { -1 };
+        let sign = for_red(color);
         let waiting = (color != pos.turn()) as usize;
         let (guarded, theirs) = (guarded[color.index()], &reach[color.other().index()].maps);
         threats(b, color, guarded, theirs, |kind, lesser, count| {
             sink.add(THREATS + waiting * 12 + lesser as usize * 6 + kind - 1, sign * count)
         });
-        let soldiers = b.pieces(color, PieceKind::Pawn);
-        sink.add(SOLDIER_PAIR, sign * (soldiers & (soldiers >> 1) & !FILE_MASKS[8]).count_ones() as i32);
+        sink.add(SOLDIER_PAIR, sign * side_by_side(b.pieces(color, PieceKind::Pawn)));
     }
 }
 

@@ -1,10 +1,10 @@
 //! What the Xiangqi and Janggi evaluations count the same way: the sink their terms go
 //! to, the weighted sum the search takes of them and its taper between the opening and
 //! the endgame score, the mobility of the two pieces both games move alike (chariot and
-//! horse), the attackers a side's guards are charged for, and the pieces that attack a
-//! side's palace.
+//! horse), the attackers a side's guards are charged for, the pieces that attack a
+//! side's palace, and soldiers side by side.
 
-use crate::rules::board::{Bitboard, Board, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
 use crate::rules::types::{Color, PieceKind, Square};
 
 /// Material plus placement of each piece on each point, `(opening, endgame)`, signed:
@@ -99,6 +99,20 @@ impl<const N: usize> TermSink for WeightedSum<N> {
     fn counts_any(&self, first: usize, n: usize) -> bool {
         self.weights[first..first + n].iter().any(|w| *w != [0, 0])
     }
+}
+
+/// The sign of `color`'s terms in a sum counted for Red (Cho) minus Black (Han).
+#[inline(always)]
+pub fn for_red(color: Color) -> i32 {
+    if color == Color::Red { 1 } else { -1 }
+}
+
+/// The soldiers among `soldiers` with another on the next file of the same rank: one
+/// per pair side by side (the i-file has no next file, so no pair wraps to the next
+/// rank).
+#[inline(always)]
+pub fn side_by_side(soldiers: Bitboard) -> i32 {
+    (soldiers & (soldiers >> 1) & !FILE_MASKS[8]).count_ones() as i32
 }
 
 /// The points `color`'s chariots reach along their ranks and files (empty points).

@@ -288,8 +288,9 @@ pub fn weights_text(header: &str, sections: Vec<(String, usize, usize, usize)>, 
 pub(super) mod tests {
     use super::*;
     use crate::rules::BoardPosition;
-    use crate::rules::types::{Color, MoveList};
+    use crate::rules::types::MoveList;
     use crate::search::eval::WEIGHTS;
+    use crate::search::terms::for_red;
 
     fn tiny() -> DataSet {
         // Two parameters; three positions: (+1, 0) won, (0, +2) lost, (+1, -1) drawn.
@@ -383,8 +384,8 @@ pub(super) mod tests {
         for i in 0..plies {
             let mut data = DataSet::default();
             push(&mut data, &pos);
-            let for_red = if pos.turn() == Color::Red { 1 } else { -1 };
-            let engine = (for_red * evaluate(&pos)) as f64;
+            let sign = for_red(pos.turn());
+            let engine = (sign * evaluate(&pos)) as f64;
             let features = data.evaluation(0, weights);
             assert!((features - engine).abs() < 1.0, "ply {i}: {features} vs {engine} in {pos:?}");
             checked += 1;
