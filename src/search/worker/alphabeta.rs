@@ -110,6 +110,7 @@ impl<P: Searchable> Worker<'_, P> {
             {
                 let r = 3 + depth / 3 + ((eval - beta) / P::margin(200)).min(3);
                 self.pos.toggle_turn();
+                self.prefetch();
                 self.push(Move::PASS, false, true);
                 self.cont_stack[ply] = CONT_NONE;
                 // The opponent cannot be in check: we were to move in a legal position.
@@ -234,6 +235,7 @@ impl<P: Searchable> Worker<'_, P> {
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play_unchecked(m);
+            self.prefetch();
             let gives_check = self.pos.in_check();
             self.push(m, gives_check, capture);
             self.cont_stack[ply] = slot;
@@ -372,6 +374,7 @@ impl<P: Searchable> Worker<'_, P> {
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play_unchecked(m);
+            self.prefetch();
             let gives_check = self.pos.in_check();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
             self.pos.undo(m, undo);
@@ -393,6 +396,13 @@ impl<P: Searchable> Worker<'_, P> {
             return -MATE + ply as i32;
         }
         best
+    }
+
+    /// Starts bringing the table's bucket of the current position into the cache: the
+    /// child node probes it a little later.
+    #[inline(always)]
+    fn prefetch(&self) {
+        self.shared.tt.prefetch(self.pos.key() ^ P::SALT);
     }
 
     #[inline]
