@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::{RuleSet, Variant, WrongVariant};
 use crate::notation::{self, Notation, NotationError, fen};
-use crate::rules::board::{self, Bitboard, Board};
+use crate::rules::board::{Bitboard, Board};
 use crate::rules::illegal::IllegalReason;
 use crate::rules::outcome::{AdjudicationError, Event, GameResult, Ruling};
 use crate::rules::types::{Color, Move, MoveList, Piece};
@@ -283,9 +283,9 @@ impl BoardGame {
         each!(self, g => {
             let pos = g.position();
             let mut scratch = pos.clone();
-            let zone = pos.check_zone();
+            let candidates = pos.check_candidates();
             for &m in moves {
-                let gives_check = board::touches(m, zone) && {
+                let gives_check = candidates.may_check(pos.board(), m) && {
                     let undo = scratch.play_unchecked(m);
                     let in_check = scratch.in_check();
                     scratch.undo(m, undo);

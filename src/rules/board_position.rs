@@ -9,7 +9,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use super::Status;
-use super::board::{self, Bitboard, Board, Guard, PALACE, ZOBRIST_BLACK_TO_MOVE, bit, squares};
+use super::board::{Bitboard, Board, CheckCandidates, Guard, PALACE, ZOBRIST_BLACK_TO_MOVE, bit, squares};
 use super::game::{HandicapRules, RecordedPosition};
 use super::illegal::{IllegalMove, IllegalReason};
 use super::setup::{BoardVariant, PositionError, PositionProblem, Setup};
@@ -24,9 +24,14 @@ pub trait Attacks: Sized {
     fn attacked_after(pos: &Position<Self>, king: Square, from: Square, to: Square) -> bool;
     /// Every piece of `by` that attacks `target` on the board `b`.
     fn attackers_of(b: &Board, target: Square, by: Color) -> Bitboard;
-    /// Adds to `guard`, built by [`Guard::lines`] for a general not in check, the moves
-    /// only this variant's pieces can turn into a check.
-    fn widen_guard(pos: &Position<Self>, guard: &mut Guard);
+    /// Adds to `guard`, built by [`Guard::lines`] against the pieces of `attackers` for
+    /// a general not in check, the moves only this variant's pieces can turn into a
+    /// check.
+    fn widen_guard(b: &Board, attackers: Color, guard: &mut Guard);
+    /// The points from which a piece of `attackers` may attack the general on `king`,
+    /// by kind ([`PieceKind::index`]), whatever stands in the way: a superset is
+    /// enough (see [`CheckCandidates`]).
+    fn direct_checks(attackers: Color, king: Square) -> [Bitboard; 7];
 }
 
 /// What a two-player 9x10 variant decides for its [`Position`]: the checks of a setup,
@@ -43,9 +48,6 @@ pub trait BoardRules: Attacks + Copy + Eq + fmt::Debug + Default + Send + Sync +
     const PASSES: bool;
     /// May the generals face each other on an open file?
     const GENERALS_MAY_FACE: bool;
-    /// How many files and ranks around the enemy general a move must touch (besides
-    /// the general's rank and file) to give check.
-    const CHECK_REACH: u8;
     /// The rules a game may carry beyond its position's (a handicap): a
     /// [`HandicapRules`] of this variant's position.
     type Handicap;
@@ -196,7 +198,7 @@ impl<R: BoardRules> Position<R> {
             return Guard::in_check(king);
         }
         let mut guard = Guard::lines(&self.board, king, self.turn.other());
-        R::widen_guard(self, &mut guard);
+        R::widen_guard(&self.board, self.turn.other(), &mut guard);
         guard
     }
 
@@ -216,17 +218,28 @@ impl<R: BoardRules> Position<R> {
         }
     }
 
-    /// Points a move must leave or reach to give check: the enemy general's rank and
-    /// file (chariots, cannons and their screens, facing generals) and the points
-    /// [`BoardRules::CHECK_REACH`] files and ranks around it (the leapers and their
-    /// legs, soldiers, Janggi's palace diagonals). Empty when the enemy has no general.
-    pub fn check_zone(&self) -> Bitboard {
-        self.board.general(self.turn.other()).map_or(0, |k| board::lines_and_square_around(k, R::CHECK_REACH))
+    /// The moves that may give check here: the guard of the enemy general against the
+    /// side to move, and the points from which each kind may attack it. None when the
+    /// enemy has no general.
+    #[inline]
+    pub fn check_candidates(&self) -> CheckCandidates {
+        let us = self.turn;
+        let Some(king) = self.board.general(us.other()) else { return CheckCandidates::NONE };
+        let mut guard = Guard::lines(&self.board, king, us);
+        R::widen_guard(&self.board, us, &mut guard);
+        CheckCandidates::new(&guard, R::direct_checks(us, king))
     }
 
     /// Would `m` (legal) give check?
     pub fn gives_check(&self, m: Move) -> bool {
-        if !board::touches(m, self.check_zone()) {
+        self.gives_check_given(&self.check_candidates(), m)
+    }
+
+    /// Would `m` (legal) give check, `candidates` being this position's
+    /// [`Position::check_candidates`] (made once for many moves)?
+    #[inline]
+    pub fn gives_check_given(&self, candidates: &CheckCandidates, m: Move) -> bool {
+        if !candidates.may_check(&self.board, m) {
             return false;
         }
         let mut after = self.clone();

@@ -24,7 +24,7 @@
 use std::fmt::{Debug, Display};
 
 use super::Status;
-use super::board::Board;
+use super::board::{Board, CheckCandidates};
 use super::board_position::{self, BoardRules, Undo};
 use super::illegal::IllegalReason;
 use super::three_kingdoms;
@@ -79,6 +79,12 @@ pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Colo
     fn board(&self) -> &Board;
     /// Would `m` (legal) give check?
     fn gives_check(&self, m: Move) -> bool;
+    /// The moves that may give check here, to test many moves with
+    /// [`BoardPosition::gives_check_given`].
+    fn check_candidates(&self) -> CheckCandidates;
+    /// [`BoardPosition::gives_check`], given this position's
+    /// [`BoardPosition::check_candidates`].
+    fn gives_check_given(&self, candidates: &CheckCandidates, m: Move) -> bool;
     /// The null move: the other side to move, nothing else changed; again to take back.
     fn toggle_turn(&mut self);
 }
@@ -141,6 +147,14 @@ impl<R: BoardRules> BoardPosition for board_position::Position<R> {
     #[inline(always)]
     fn gives_check(&self, m: Move) -> bool {
         board_position::Position::gives_check(self, m)
+    }
+    #[inline(always)]
+    fn check_candidates(&self) -> CheckCandidates {
+        board_position::Position::check_candidates(self)
+    }
+    #[inline(always)]
+    fn gives_check_given(&self, candidates: &CheckCandidates, m: Move) -> bool {
+        board_position::Position::gives_check_given(self, candidates, m)
     }
     #[inline(always)]
     fn toggle_turn(&mut self) {

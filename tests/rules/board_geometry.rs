@@ -1,11 +1,10 @@
-//! The board's point sets against their definitions: the zone a checking move must
-//! touch (the general's rank and file and the points within a radius of it), and
-//! whether a move touches a set.
+//! The board's point sets against their definitions: the zone a checking Janggi piece
+//! must reach (the general's rank and file and the points within a radius of it).
 
 use chuhe::rules::board::{
-    ALL_SQUARES, Bitboard, FILE_MASKS, PALACE, RANK_MASKS, bit, lines_and_square_around, squares, touches,
+    ALL_SQUARES, Bitboard, FILE_MASKS, PALACE, RANK_MASKS, bit, lines_and_square_around, squares,
 };
-use chuhe::rules::types::{Move, Square};
+use chuhe::rules::types::Square;
 
 fn point(name: &str) -> Square {
     Square::parse(name).unwrap_or_else(|| panic!("{name} is not a point"))
@@ -44,17 +43,6 @@ fn the_check_zone_is_the_lines_and_the_square_around_the_point() {
     // rank 9 and of the e-file.
     let e9 = lines_and_square_around(point("e9"), 2);
     assert_eq!(e9.count_ones(), 15 + 4 + 7);
-}
-
-#[test]
-fn a_move_touches_a_set_when_it_leaves_or_reaches_one_of_its_points() {
-    let set = bit(point("e4")) | bit(point("c2"));
-    let mv = |text: &str| Move::parse_iccs(text).unwrap_or_else(|| panic!("{text}"));
-    assert!(touches(mv("e4e6"), set), "leaves e4");
-    assert!(touches(mv("a2c2"), set), "reaches c2");
-    assert!(touches(mv("c2e4"), set), "both");
-    assert!(!touches(mv("a0a9"), set), "neither");
-    assert!(!touches(mv("e3e5"), set), "passes over e4 without stopping");
 }
 
 /// The whole-board, rank, file and palace sets against the points listed one by one.

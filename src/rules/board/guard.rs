@@ -10,6 +10,40 @@ use super::lines::{FILE_MASKS, RANK_MASKS, bit, squares};
 use super::{Bitboard, Board};
 use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
 
+/// Which moves may give check in the current position: every move that gives one
+/// leaves a point of `leave`, reaches a point of `reach`, or brings its piece to a
+/// point from which its kind may attack the enemy general (`direct`). Built like a
+/// [`Guard`] of the enemy general (the lines and legs a move may open onto it, the
+/// lines where it may become a cannon's screen), so that the exact test (play the
+/// move, look) runs only on the few moves that pass.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckCandidates {
+    leave: Bitboard,
+    reach: Bitboard,
+    direct: [Bitboard; 7],
+}
+
+impl CheckCandidates {
+    /// No move gives check (there is no enemy general).
+    pub const NONE: CheckCandidates = CheckCandidates { leave: 0, reach: 0, direct: [0; 7] };
+
+    /// From the [`Guard`] of the enemy general against the side to move, and the
+    /// points from which each kind may attack it, by [`PieceKind::index`].
+    #[inline]
+    pub fn new(guard: &Guard, direct: [Bitboard; 7]) -> CheckCandidates {
+        CheckCandidates { leave: guard.hot_from, reach: guard.hot_to, direct }
+    }
+
+    /// May `m` (legal on `b`) give check? `false` is certain; `true` must be tested.
+    #[inline]
+    pub fn may_check(&self, b: &Board, m: Move) -> bool {
+        if self.leave & bit(m.from()) != 0 || self.reach & bit(m.to()) != 0 {
+            return true;
+        }
+        b.piece_at(m.from()).is_some_and(|p| self.direct[p.kind().index()] & bit(m.to()) != 0)
+    }
+}
+
 /// Which moves need the general-safety test in the current position.
 pub struct Guard {
     /// Where the general of the side to move stands.

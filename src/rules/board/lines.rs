@@ -3,7 +3,7 @@
 //! masks and iterators over points.
 
 use super::Bitboard;
-use crate::rules::types::{Move, Square};
+use crate::rules::types::Square;
 
 /// Sentinel stop: a line look-up that finds no piece in a direction points past the
 /// board, where the padded mailbox is always empty.
@@ -130,21 +130,15 @@ pub const FILE_MASKS: [Bitboard; 9] = file_masks();
 /// Every point of the board.
 pub const ALL_SQUARES: Bitboard = (1u128 << 90) - 1;
 
-/// The rank and file of `sq` and the points at most `radius` files and ranks from it.
-/// A move that neither leaves nor reaches one of them cannot change whether a general
-/// on `sq` is attacked, when every piece that attacks from further than `radius` does
-/// so along a rank or file (see each variant's `check_zone`).
+/// The rank and file of `sq` and the points at most `radius` files and ranks from it:
+/// every point from which a piece may attack a general on `sq`, when every piece that
+/// attacks from further than `radius` does so along a rank or file (Janggi's
+/// `direct_checks`).
 pub fn lines_and_square_around(sq: Square, radius: u8) -> Bitboard {
     let (file, rank) = (sq.file(), sq.rank());
     let ranks = (rank.saturating_sub(radius)..=(rank + radius).min(9)).fold(0, |bb, r| bb | RANK_MASKS[r as usize]);
     let files = (file.saturating_sub(radius)..=(file + radius).min(8)).fold(0, |bb, f| bb | FILE_MASKS[f as usize]);
     RANK_MASKS[rank as usize] | FILE_MASKS[file as usize] | (ranks & files)
-}
-
-/// Does `m` leave or reach one of `points`?
-#[inline(always)]
-pub fn touches(m: Move, points: Bitboard) -> bool {
-    (bit(m.from()) | bit(m.to())) & points != 0
 }
 
 /// Expands a line bitmask (positions along a rank) into board squares.

@@ -55,7 +55,6 @@ impl BoardRules for Janggi {
     const GENERALS_MAY_FACE: bool = true;
     const NAME: &'static str = "Janggi";
     const PALACE_DIAGONALS: bool = true;
-    const CHECK_REACH: u8 = 3;
     type Handicap = NoHandicap;
 
     fn placement_problem(piece: Piece, square: Square) -> Option<PositionProblem> {

@@ -16,7 +16,7 @@ use super::tables::{
 use super::{Janggi, Position};
 use crate::rules::board::{
     Bitboard, Board, BoardAfter, FILE_LINES, Guard, LineView, NO_STOP, RANK_LINES, bit, code, file_bits_to_board,
-    horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
+    horse_attackers, horse_attacks, horse_targets, lines_and_square_around, rank_bits_to_board, squares,
 };
 use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
@@ -56,11 +56,10 @@ impl Attacks for Janggi {
     /// on a diagonal point and an enemy chariot or cannon stands in it, and the points
     /// an enemy elephant aiming at the general must pass.
     #[inline]
-    fn widen_guard(pos: &Position, guard: &mut Guard) {
-        let (b, us, king) = (&pos.board, pos.turn, guard.king);
-        let them = us.other();
+    fn widen_guard(b: &Board, attackers: Color, guard: &mut Guard) {
+        let (them, king) = (attackers, guard.king);
         let (chariots, cannons) = (b.pieces(them, PieceKind::Chariot), b.pieces(them, PieceKind::Cannon));
-        let palace = PALACE[us.index()];
+        let palace = PALACE[them.other().index()];
         if bit(king) & DIAGONAL_POINTS != 0 && (chariots | cannons) & palace != 0 {
             guard.hot_from |= palace;
             if cannons & palace != 0 {
@@ -75,6 +74,13 @@ impl Attacks for Janggi {
                 }
             }
         }
+    }
+
+    /// Every kind from the general's rank and file and the three files and ranks
+    /// around it: the elephant's longest reach (its palace's diagonals lie within).
+    #[inline]
+    fn direct_checks(_attackers: Color, king: Square) -> [Bitboard; 7] {
+        [lines_and_square_around(king, 3); 7]
     }
 
     /// Would the general of the side to move, standing on `king` after the move

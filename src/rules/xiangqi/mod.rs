@@ -54,7 +54,6 @@ impl BoardRules for Xiangqi {
     const GENERALS_MAY_FACE: bool = false;
     const NAME: &'static str = "Xiangqi";
     const PALACE_DIAGONALS: bool = false;
-    const CHECK_REACH: u8 = 2;
     type Handicap = Handicap;
 
     fn placement_problem(piece: Piece, square: Square) -> Option<PositionProblem> {

@@ -10,8 +10,8 @@
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
 use super::{Position, Xiangqi};
 use crate::rules::board::{
-    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, RANK_LINES, bit, code, file_bits_to_board,
-    horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, HORSE_ZONES, RANK_LINES, RANK_MASKS, bit, code,
+    file_bits_to_board, horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
 };
 use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, MoveList, Piece, PieceKind, Square};
@@ -20,11 +20,25 @@ impl Attacks for Xiangqi {
     /// Besides the lines every 9x10 guard watches, the general's file when the enemy
     /// general stands on it.
     #[inline]
-    fn widen_guard(pos: &Position, guard: &mut Guard) {
+    fn widen_guard(b: &Board, attackers: Color, guard: &mut Guard) {
         let file = FILE_MASKS[guard.king.file() as usize];
-        if pos.board.pieces(pos.turn.other(), PieceKind::General) & file != 0 {
+        if b.pieces(attackers, PieceKind::General) & file != 0 {
             guard.hot_from |= file;
         }
+    }
+
+    /// Chariots and cannons on the general's rank and file, horses a horse's move
+    /// away, soldiers a step away, and the facing general on its file.
+    #[inline]
+    fn direct_checks(attackers: Color, king: Square) -> [Bitboard; 7] {
+        let lines = RANK_MASKS[king.rank() as usize] | FILE_MASKS[king.file() as usize];
+        let mut direct = [0; 7];
+        direct[PieceKind::Chariot.index()] = lines;
+        direct[PieceKind::Cannon.index()] = lines;
+        direct[PieceKind::Horse.index()] = HORSE_ZONES[king.index()];
+        direct[PieceKind::Pawn.index()] = PAWN_ATTACKERS[attackers.index()][king.index()];
+        direct[PieceKind::General.index()] = FILE_MASKS[king.file() as usize];
+        direct
     }
 
     /// Would the general of the side to move, standing on `king` after the move

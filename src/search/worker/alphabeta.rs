@@ -175,7 +175,7 @@ impl<P: Searchable> Worker<'_, P> {
                     if bad_capture
                         && depth <= SEE_PRUNE_DEPTH
                         && !self.pos.see_ge(m, -P::margin(SEE_CAPTURE_MARGIN) * depth)
-                        && !self.pos.gives_check(m)
+                        && !picker.gives_check(&self.pos, m)
                     {
                         continue;
                     }
@@ -184,7 +184,7 @@ impl<P: Searchable> Worker<'_, P> {
                     // Late-move pruning spares checks: a mate hides among them.
                     if move_count + 1 > lmp_limit(depth, improving) {
                         picker.skip_quiets = true;
-                        if !self.pos.gives_check(m) {
+                        if !picker.gives_check(&self.pos, m) {
                             continue;
                         }
                     }
@@ -197,7 +197,7 @@ impl<P: Searchable> Worker<'_, P> {
                         || unpromising
                         || (lmr_depth <= SEE_PRUNE_DEPTH
                             && !self.pos.see_ge(m, -P::margin(SEE_QUIET_MARGIN * lmr_depth * lmr_depth))))
-                        && !self.pos.gives_check(m)
+                        && !picker.gives_check(&self.pos, m)
                     {
                         continue;
                     }

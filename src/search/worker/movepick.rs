@@ -13,6 +13,7 @@
 
 use super::ordering::capture_value;
 use super::*;
+use crate::rules::board::CheckCandidates;
 
 /// What kind of move the picker hands out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +59,8 @@ pub(super) struct MovePicker {
     skip_bad_captures: bool,
     /// Late-move pruning has started: no more quiet moves (but passes).
     pub(super) skip_quiets: bool,
+    /// The node's moves that may give check, made when first asked.
+    checks: Option<CheckCandidates>,
 }
 
 impl MovePicker {
@@ -83,7 +86,15 @@ impl MovePicker {
             captures_only,
             skip_bad_captures,
             skip_quiets: false,
+            checks: None,
         }
+    }
+
+    /// Does `m` (legal in `pos`, this picker's node) give check?
+    #[inline]
+    pub(super) fn gives_check<P: Searchable>(&mut self, pos: &P, m: Move) -> bool {
+        let candidates = self.checks.get_or_insert_with(|| pos.check_candidates());
+        pos.gives_check_given(candidates, m)
     }
 
     /// Has the node no legal move? Only known once the picker has run dry.
@@ -180,7 +191,7 @@ impl<P: Searchable> Worker<'_, P> {
                             // Only a pass or a check is still tried.
                             let m = mp.moves[mp.cur];
                             mp.cur += 1;
-                            if (m.is_pass() || self.pos.gives_check(m))
+                            if (m.is_pass() || mp.gives_check(&self.pos, m))
                                 && Some(m) != mp.tt_move
                                 && !mp.is_refutation_given(m)
                             {
