@@ -32,6 +32,10 @@ pub trait Attacks: Sized {
     /// by kind ([`PieceKind::index`]), whatever stands in the way: a superset is
     /// enough (see [`CheckCandidates`]).
     fn direct_checks(attackers: Color, king: Square) -> [Bitboard; 7];
+    /// The general on `king` in check from `attackers`: the points a move must reach,
+    /// and those it may leave, to answer the check (besides the general's own moves).
+    /// A superset is enough: every move that passes is tested.
+    fn check_answers(b: &Board, king: Square, attackers: Color) -> (Bitboard, Bitboard);
 }
 
 /// What a two-player 9x10 variant decides for its [`Position`]: the checks of a setup,
@@ -190,12 +194,13 @@ impl<R: BoardRules> Position<R> {
     }
 
     /// Which moves the general-safety test must see, the general standing on `king`:
-    /// every move when in check, otherwise what [`Guard::lines`] and the variant
+    /// in check, every move that may answer it ([`Attacks::check_answers`]), otherwise what [`Guard::lines`] and the variant
     /// ([`Attacks::widen_guard`]) mark.
     #[inline]
     pub(super) fn guard(&self, king: Square) -> Guard {
         if self.attacked_after(king, king, king) {
-            return Guard::in_check(king);
+            let (reach, leave) = R::check_answers(&self.board, king, self.turn.other());
+            return Guard::evasions(king, reach, leave);
         }
         let mut guard = Guard::lines(&self.board, king, self.turn.other());
         R::widen_guard(&self.board, self.turn.other(), &mut guard);

@@ -2,7 +2,7 @@
 //! must reach (the general's rank and file and the points within a radius of it).
 
 use chuhe::rules::board::{
-    ALL_SQUARES, Bitboard, FILE_MASKS, PALACE, RANK_MASKS, bit, lines_and_square_around, squares,
+    ALL_SQUARES, Bitboard, FILE_MASKS, PALACE, RANK_MASKS, between, bit, lines_and_square_around, squares,
 };
 use chuhe::rules::types::Square;
 
@@ -61,4 +61,25 @@ fn the_named_point_sets_hold_their_points() {
     }
     assert_eq!(names(PALACE[0]), ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]);
     assert_eq!(names(PALACE[1]), ["d7", "e7", "f7", "d8", "e8", "f8", "d9", "e9", "f9"]);
+}
+
+/// The points between two points of a rank or a file, against the points whose file
+/// and rank lie strictly between theirs on that line; none for other pairs.
+#[test]
+fn between_holds_the_points_strictly_between_on_a_line() {
+    for a in Square::all() {
+        for b in Square::all() {
+            let (af, ar, bf, br) = (a.file(), a.rank(), b.file(), b.rank());
+            let inside = |x: u8, lo: u8, hi: u8| lo.min(hi) < x && x < lo.max(hi);
+            let expected = Square::all()
+                .filter(|s| {
+                    (ar == br && s.rank() == ar && inside(s.file(), af, bf))
+                        || (af == bf && s.file() == af && inside(s.rank(), ar, br))
+                })
+                .fold(0, |set, s| set | bit(s));
+            assert_eq!(between(a, b), expected, "{a} {b}");
+        }
+    }
+    assert_eq!(names(between(point("a0"), point("a4"))), ["a1", "a2", "a3"]);
+    assert_eq!(names(between(point("i5"), point("e5"))), ["f5", "g5", "h5"]);
 }

@@ -6,7 +6,7 @@
 //! Janggi's palace diagonals and elephants).
 
 use super::leapers::horse_legs;
-use super::lines::{FILE_MASKS, RANK_MASKS, bit, squares};
+use super::lines::{FILE_MASKS, RANK_MASKS, between, bit, squares};
 use super::{Bitboard, Board};
 use crate::rules::types::{Color, Move, MoveList, PieceKind, Square};
 
@@ -44,6 +44,12 @@ impl CheckCandidates {
     }
 }
 
+/// `pieces` when it is one piece, else none: the piece a line's attack waits behind.
+#[inline(always)]
+pub fn only_piece(pieces: Bitboard) -> Bitboard {
+    if pieces.count_ones() == 1 { pieces } else { 0 }
+}
+
 /// Which moves need the general-safety test in the current position.
 pub struct Guard {
     /// Where the general of the side to move stands.
@@ -54,40 +60,58 @@ pub struct Guard {
     pub hot_from: Bitboard,
     /// Moving a piece onto one of these points may give an enemy cannon a screen.
     pub hot_to: Bitboard,
+    /// The points a move must reach unless it leaves a point of `hot_from`: in check,
+    /// those that may answer it (every point otherwise). The rest are dropped untested.
+    pub answers: Bitboard,
 }
 
 impl Guard {
-    /// In check: every move is tested.
+    /// In check: only the general's moves, the moves that leave a point of `leave` and
+    /// those that reach a point of `reach` may answer it, and each of them is tested.
     #[inline]
-    pub fn in_check(king: Square) -> Guard {
-        Guard { king, in_check: true, hot_from: !0, hot_to: !0 }
+    pub fn evasions(king: Square, reach: Bitboard, leave: Bitboard) -> Guard {
+        Guard { king, in_check: true, hot_from: leave | bit(king), hot_to: !0, answers: reach }
     }
 
     /// No move is tested (pseudo-legal generation); `in_check` as it is.
     #[inline]
     pub fn untested(king: Square, in_check: bool) -> Guard {
-        Guard { king, in_check, hot_from: 0, hot_to: 0 }
+        Guard { king, in_check, hot_from: 0, hot_to: 0, answers: !0 }
     }
 
-    /// Not in check: the general's own point, its rank and file where an enemy
-    /// (`them`) chariot or cannon stands on them (and, for the cannon, onto them: a new
-    /// screen), and the legs of the enemy horses aiming at it.
+    /// Not in check: the general's own point, the pieces between it and an enemy
+    /// (`them`) chariot or cannon on its rank or file that a move may take away or
+    /// add (a chariot's only piece between; a cannon's two screens, or the points
+    /// between when it has none; where it has one, as a Janggi cannon may over another
+    /// cannon, that screen's point both ways), and the legs of the enemy horses aiming
+    /// at it.
     #[inline]
     pub fn lines(b: &Board, king: Square, them: Color) -> Guard {
         let chariots = b.pieces(them, PieceKind::Chariot);
         let cannons = b.pieces(them, PieceKind::Cannon);
+        let lines = RANK_MASKS[king.rank() as usize] | FILE_MASKS[king.file() as usize];
+        let occupied = b.occupied();
         let mut hot_from = bit(king);
         let mut hot_to = 0;
-        for line in [RANK_MASKS[king.rank() as usize], FILE_MASKS[king.file() as usize]] {
-            if (chariots | cannons) & line != 0 {
-                hot_from |= line;
-            }
-            if cannons & line != 0 {
-                hot_to |= line;
+        for slider in squares((chariots | cannons) & lines) {
+            let between = between(slider, king);
+            let screens = occupied & between;
+            if chariots & bit(slider) != 0 {
+                hot_from |= only_piece(screens);
+            } else {
+                match screens.count_ones() {
+                    0 => hot_to |= between,
+                    1 => {
+                        hot_from |= screens;
+                        hot_to |= screens;
+                    }
+                    2 => hot_from |= screens,
+                    _ => {}
+                }
             }
         }
         hot_from |= horse_legs(b.pieces(them, PieceKind::Horse), king.index());
-        Guard { king, in_check: false, hot_from, hot_to }
+        Guard { king, in_check: false, hot_from, hot_to, answers: !0 }
     }
 
     /// Appends the moves from `from` to each point of `targets` to `list`, less those
@@ -102,6 +126,7 @@ impl Guard {
         attacked_after: impl Fn(Square, Square, Square) -> bool,
     ) {
         let from_hot = self.hot_from & bit(from) != 0;
+        let targets = if from_hot { targets } else { targets & self.answers };
         for to in squares(targets) {
             let king = if from == self.king { to } else { self.king };
             if (from_hot || self.hot_to & bit(to) != 0) && attacked_after(king, from, to) {

@@ -141,6 +141,22 @@ pub fn lines_and_square_around(sq: Square, radius: u8) -> Bitboard {
     RANK_MASKS[rank as usize] | FILE_MASKS[file as usize] | (ranks & files)
 }
 
+/// The points strictly between `a` and `b` when they share a rank or a file; none
+/// otherwise.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    let (lo, hi) = (a.index().min(b.index()), a.index().max(b.index()));
+    // Every index strictly between the two: on one rank these are the points between.
+    let span = ((1u128 << hi) - 1) & !((1u128 << (lo + 1)) - 1);
+    if a.rank() == b.rank() {
+        span
+    } else if a.file() == b.file() {
+        span & FILE_MASKS[a.file() as usize]
+    } else {
+        0
+    }
+}
+
 /// Expands a line bitmask (positions along a rank) into board squares.
 #[inline(always)]
 pub fn rank_bits_to_board(bits: u16, rank: u8) -> Bitboard {

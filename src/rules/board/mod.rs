@@ -7,13 +7,13 @@ mod guard;
 mod leapers;
 mod lines;
 
-pub use guard::{CheckCandidates, Guard};
+pub use guard::{CheckCandidates, Guard, only_piece};
 pub use leapers::{
     HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, Step, Steps, horse_attackers, horse_attacks, horse_legs, horse_targets,
 };
 pub use lines::{
-    ALL_SQUARES, FILE_LINES, FILE_MASKS, LineView, NO_STOP, PALACE, RANK_LINES, RANK_MASKS, bit, file_bits_to_board,
-    lines_and_square_around, rank_bits_to_board, squares,
+    ALL_SQUARES, FILE_LINES, FILE_MASKS, LineView, NO_STOP, PALACE, RANK_LINES, RANK_MASKS, between, bit,
+    file_bits_to_board, lines_and_square_around, rank_bits_to_board, squares,
 };
 
 use super::types::{Color, Piece, PieceKind, Square};

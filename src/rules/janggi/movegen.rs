@@ -83,6 +83,13 @@ impl Attacks for Janggi {
         [lines_and_square_around(king, 3); 7]
     }
 
+    /// Every move may answer (each is tested): the palace diagonals and the elephant's
+    /// two legs would make a narrower set a variant of its own.
+    #[inline]
+    fn check_answers(_b: &Board, _king: Square, _attackers: Color) -> (Bitboard, Bitboard) {
+        (!0, !0)
+    }
+
     /// Would the general of the side to move, standing on `king` after the move
     /// `from`-`to`, be attacked? With `from == to == king` this asks about the position
     /// as it is.

@@ -10,20 +10,22 @@
 use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
 use super::{Position, Xiangqi};
 use crate::rules::board::{
-    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, HORSE_ZONES, RANK_LINES, RANK_MASKS, bit, code,
-    file_bits_to_board, horse_attackers, horse_attacks, horse_targets, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, HORSE_ATTACKERS, HORSE_ZONES, RANK_LINES, RANK_MASKS,
+    between, bit, code, file_bits_to_board, horse_attackers, horse_attacks, horse_targets, only_piece,
+    rank_bits_to_board, squares,
 };
 use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, MoveList, Piece, PieceKind, Square};
 
 impl Attacks for Xiangqi {
-    /// Besides the lines every 9x10 guard watches, the general's file when the enemy
-    /// general stands on it.
+    /// Besides the lines every 9x10 guard watches, the only piece between the general
+    /// and the enemy general on its file.
     #[inline]
     fn widen_guard(b: &Board, attackers: Color, guard: &mut Guard) {
-        let file = FILE_MASKS[guard.king.file() as usize];
-        if b.pieces(attackers, PieceKind::General) & file != 0 {
-            guard.hot_from |= file;
+        if let Some(general) = b.general(attackers)
+            && general.file() == guard.king.file()
+        {
+            guard.hot_from |= only_piece(b.occupied() & between(general, guard.king));
         }
     }
 
@@ -39,6 +41,34 @@ impl Attacks for Xiangqi {
         direct[PieceKind::Pawn.index()] = PAWN_ATTACKERS[attackers.index()][king.index()];
         direct[PieceKind::General.index()] = FILE_MASKS[king.file() as usize];
         direct
+    }
+
+    /// Taking a checker; against a chariot, a cannon or the facing general, a piece
+    /// put between, or (a cannon) its screen moved away; against a horse, its leg
+    /// blocked.
+    #[inline]
+    fn check_answers(b: &Board, king: Square, attackers: Color) -> (Bitboard, Bitboard) {
+        let occupied = b.occupied();
+        let (mut reach, mut leave) = (0, 0);
+        for checker in squares(Self::attackers_of(b, king, attackers)) {
+            reach |= bit(checker);
+            match b.piece_at(checker).map(|p| p.kind()) {
+                Some(PieceKind::Horse) => {
+                    for st in HORSE_ATTACKERS[king.index()].as_slice() {
+                        if st.to as usize == checker.index() {
+                            reach |= 1u128 << st.block;
+                        }
+                    }
+                }
+                Some(PieceKind::Pawn) => {}
+                _ => {
+                    let line = between(checker, king);
+                    reach |= line;
+                    leave |= occupied & line;
+                }
+            }
+        }
+        (reach, leave)
     }
 
     /// Would the general of the side to move, standing on `king` after the move
