@@ -22,10 +22,9 @@ pub use super::eval_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
 use super::terms::{
-    ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, chariot_reach, chariots_reaching, for_red,
-    horse_freedom, horses_reaching, palace_pressure, side_by_side,
+    ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, for_red, palace_pressure, side_by_side,
 };
-use crate::rules::board::{Bitboard, Board, PALACE, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::board::{Bitboard, Board, PALACE, file_bits_to_board, horse_targets, rank_bits_to_board, squares};
 use crate::rules::janggi::tables::{FILE_JUMPS, RANK_JUMPS};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
@@ -151,10 +150,12 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 #[inline(always)]
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
+    // Each side's reach, against the other side's palace.
+    let reach = Color::ALL.map(|color| Reach::of(b, color, PALACE[color.other().index()]));
     for color in Color::ALL {
         let sign = for_red(color);
-        sink.add(CHARIOT_MOBILITY, sign * chariot_reach(b, color));
-        sink.add(HORSE_MOBILITY, sign * horse_freedom(b, color));
+        sink.add(CHARIOT_MOBILITY, sign * reach[color.index()].chariot_mobility);
+        sink.add(HORSE_MOBILITY, sign * reach[color.index()].horse_mobility);
     }
     for color in Color::ALL {
         let sign = for_red(color);
@@ -177,7 +178,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     for color in Color::ALL {
         let sign = for_red(color);
         if palace {
-            let by_kind = palace_attackers(b, color.other(), PALACE[color.index()]);
+            let by_kind = reach[color.other().index()].palace_attackers;
             palace_pressure(sink, PALACE_ATTACKER, PALACE_PRESSURE, sign, &by_kind);
         }
         if connected {
@@ -186,11 +187,50 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     }
 }
 
-/// The pieces of `by` that attack a point of `palace`, by kind: chariots and cannons
-/// along ranks and files (a cannon over its screen, onto an empty point or a piece),
-/// horses whose leg is free, soldiers one step away.
+/// What one side's pieces reach, counted in one pass over them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// The empty points the chariots reach along their ranks and files.
+    pub chariot_mobility: i32,
+    /// The horse moves whose leg is free.
+    pub horse_mobility: i32,
+    /// The pieces that attack a point of the palace asked about, by kind: chariots and
+    /// cannons along ranks and files (a chariot onto an empty point or the first piece,
+    /// a cannon over its screen, onto an empty point or a piece), horses whose leg is
+    /// free, soldiers one step away.
+    pub palace_attackers: [i32; 4],
+}
+
+impl Reach {
+    /// The reach of `by`'s pieces, the palace being `palace`.
+    #[inline(always)]
+    pub fn of(b: &Board, by: Color, palace: Bitboard) -> Reach {
+        let mut reach = Reach::default();
+        for sq in squares(b.pieces(by, PieceKind::Chariot)) {
+            let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+            let quiet = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+            let first = rank_bits_to_board(rv.first, sq.rank()) | file_bits_to_board(fv.first, sq.file());
+            reach.chariot_mobility += quiet.count_ones() as i32;
+            reach.palace_attackers[0] += ((quiet | first) & palace != 0) as i32;
+        }
+        let empty = !b.occupied();
+        for sq in squares(b.pieces(by, PieceKind::Horse)) {
+            let targets = horse_targets(sq.index(), empty);
+            reach.horse_mobility += targets.count_ones() as i32;
+            reach.palace_attackers[1] += (targets & palace != 0) as i32;
+        }
+        reach.palace_attackers[2] = cannons_reaching(b, by, palace);
+        reach.palace_attackers[3] = squares(b.pieces(by, PieceKind::Pawn))
+            .filter(|sq| PAWN_STEPS[by.index()][sq.index()] & palace != 0)
+            .count() as i32;
+        reach
+    }
+}
+
+/// How many of `by`'s cannons reach a point of `zone` (over a screen, onto an empty
+/// point or a piece).
 #[inline(always)]
-pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 4] {
+fn cannons_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
     let mut cannons = 0;
     for sq in squares(b.pieces(by, PieceKind::Cannon)) {
         let (f, r) = (sq.file(), sq.rank());
@@ -199,11 +239,9 @@ pub fn palace_attackers(b: &Board, by: Color, palace: Bitboard) -> [i32; 4] {
         let [file_below, file_above] = FILE_JUMPS[r as usize][b.file_occupancy(f) as usize];
         let reach = rank_bits_to_board(rank_below | rank_above | rv.second, r)
             | file_bits_to_board(file_below | file_above | fv.second, f);
-        cannons += (reach & palace != 0) as i32;
+        cannons += (reach & zone != 0) as i32;
     }
-    let soldiers =
-        squares(b.pieces(by, PieceKind::Pawn)).filter(|sq| PAWN_STEPS[by.index()][sq.index()] & palace != 0).count();
-    [chariots_reaching(b, by, palace), horses_reaching(b, by, palace), cannons, soldiers as i32]
+    cannons
 }
 
 /// The pairs of `color`'s soldiers across the river that stand side by side on a rank.
@@ -273,7 +311,49 @@ mod tests {
     /// Black's pieces attacking Red's palace (d0-f2) in the Xiangqi position `fen_text`.
     fn attacking_red(fen_text: &str) -> [i32; 4] {
         let pos = crate::notation::fen::xiangqi(fen_text).unwrap();
-        palace_attackers(pos.board(), Color::Black, PALACE[Color::Red.index()])
+        Reach::of(pos.board(), Color::Black, PALACE[Color::Red.index()]).palace_attackers
+    }
+
+    /// The reach of both sides on every position of a game, against a count piece by
+    /// piece: the chariots' empty points, the horse moves over a free leg, and the
+    /// pieces that reach the other palace (a chariot onto its first piece too).
+    #[test]
+    fn one_pass_reach_counts_piece_by_piece() {
+        use crate::rules::board::HORSE_MOVES;
+        let mut pos = Position::startpos();
+        for i in 0..300 {
+            let b = pos.board();
+            for by in Color::ALL {
+                let palace = PALACE[by.other().index()];
+                let (mut chariot_mobility, mut chariots) = (0, 0);
+                for sq in squares(b.pieces(by, PieceKind::Chariot)) {
+                    let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+                    let quiet = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
+                    let first = rank_bits_to_board(rv.first, sq.rank()) | file_bits_to_board(fv.first, sq.file());
+                    chariot_mobility += quiet.count_ones() as i32;
+                    chariots += ((quiet | first) & palace != 0) as i32;
+                }
+                let (mut horse_mobility, mut horses) = (0, 0);
+                for sq in squares(b.pieces(by, PieceKind::Horse)) {
+                    let free: Vec<_> = HORSE_MOVES[sq.index()]
+                        .as_slice()
+                        .iter()
+                        .filter(|s| b.code_at(s.block as usize) == 0)
+                        .collect();
+                    horse_mobility += free.len() as i32;
+                    horses += free.iter().any(|s| palace & (1u128 << s.to) != 0) as i32;
+                }
+                let reach = Reach::of(b, by, palace);
+                assert_eq!((reach.chariot_mobility, reach.horse_mobility), (chariot_mobility, horse_mobility));
+                assert_eq!(reach.palace_attackers[..2], [chariots, horses], "{by:?} at ply {i}");
+            }
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos.play_unchecked(list.as_slice()[(i * 13 + 5) % list.len()]);
+        }
     }
 
     #[test]

@@ -1,10 +1,9 @@
 //! What the Xiangqi and Janggi evaluations count the same way: the sink their terms go
 //! to, the weighted sum the search takes of them and its taper between the opening and
-//! the endgame score, the mobility of the two pieces both games move alike (chariot and
-//! horse), the attackers a side's guards are charged for, the pieces that attack a
-//! side's palace, and soldiers side by side.
+//! the endgame score, the attackers a side's guards are charged for, the pressure of
+//! the pieces that attack a side's palace, and soldiers side by side.
 
-use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_MOVES, file_bits_to_board, rank_bits_to_board, squares};
+use crate::rules::board::{Bitboard, Board, FILE_MASKS, file_bits_to_board, rank_bits_to_board};
 use crate::rules::types::{Color, PieceKind, Square};
 
 /// Material plus placement of each piece on each point, `(opening, endgame)`, signed:
@@ -115,28 +114,6 @@ pub fn side_by_side(soldiers: Bitboard) -> i32 {
     (soldiers & (soldiers >> 1) & !FILE_MASKS[8]).count_ones() as i32
 }
 
-/// The points `color`'s chariots reach along their ranks and files (empty points).
-#[inline(always)]
-pub fn chariot_reach(b: &Board, color: Color) -> i32 {
-    let mut reach = 0;
-    for sq in squares(b.pieces(color, PieceKind::Chariot)) {
-        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-        let points = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
-        reach += points.count_ones() as i32;
-    }
-    reach
-}
-
-/// The moves of `color`'s horses whose leg is free.
-#[inline(always)]
-pub fn horse_freedom(b: &Board, color: Color) -> i32 {
-    let mut free = 0;
-    for sq in squares(b.pieces(color, PieceKind::Horse)) {
-        free += HORSE_MOVES[sq.index()].as_slice().iter().filter(|s| b.code_at(s.block as usize) == 0).count();
-    }
-    free as i32
-}
-
 /// `ACROSS_THE_RIVER[color]`: the other side's half of the board, ranks 5-9 for Red
 /// (Cho) and 0-4 for Black (Han).
 pub const ACROSS_THE_RIVER: [Bitboard; 2] = [((1u128 << 90) - 1) & !((1u128 << 45) - 1), (1u128 << 45) - 1];
@@ -160,24 +137,6 @@ pub fn attackers(b: &Board, color: Color) -> [i32; 4] {
 pub fn line_reach(b: &Board, sq: Square) -> Bitboard {
     let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
     rank_bits_to_board(rv.quiet | rv.first, sq.rank()) | file_bits_to_board(fv.quiet | fv.first, sq.file())
-}
-
-/// How many of `by`'s chariots reach a point of `zone` along their rank or file: an
-/// empty point, or the first piece in the way.
-#[inline(always)]
-pub fn chariots_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
-    squares(b.pieces(by, PieceKind::Chariot)).filter(|&sq| line_reach(b, sq) & zone != 0).count() as i32
-}
-
-/// How many of `by`'s horses have a move onto a point of `zone` whose leg is free.
-#[inline(always)]
-pub fn horses_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
-    let mut count = 0;
-    for sq in squares(b.pieces(by, PieceKind::Horse)) {
-        let mut moves = HORSE_MOVES[sq.index()].as_slice().iter();
-        count += moves.any(|st| zone & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0) as i32;
-    }
-    count
 }
 
 /// Counts the enemy pieces attacking one side's palace into `sink`, `sign` for that
