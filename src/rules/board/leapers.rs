@@ -101,6 +101,30 @@ const fn horse_zones() -> [Bitboard; 90] {
     z
 }
 
+/// A horse's moves from each point grouped by leg: each of its up to four legs, and
+/// the targets that leg opens (two, fewer at the edge). Unused slots have no leg.
+const fn horse_legs_table() -> [[(Bitboard, Bitboard); 4]; 90] {
+    let mut t = [[(0u128, 0u128); 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let moves = HORSE.0[s];
+        let mut i = 0;
+        while i < moves.len as usize {
+            let (leg, to) = (1u128 << moves.list[i].block, 1u128 << moves.list[i].to);
+            let mut slot = 0;
+            while t[s][slot].0 != leg && t[s][slot].0 != 0 {
+                slot += 1;
+            }
+            t[s][slot] = (leg, t[s][slot].1 | to);
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static HORSE_BY_LEG: [[(Bitboard, Bitboard); 4]; 90] = horse_legs_table();
+
 /// Points from which a horse could attack a point (ignoring legs): a cheap pre-test.
 pub static HORSE_ZONES: [Bitboard; 90] = horse_zones();
 
@@ -146,9 +170,9 @@ pub fn horse_attackers(horses: Bitboard, target: usize, empty: impl Fn(usize) ->
 #[inline(always)]
 pub fn horse_targets(from: usize, empty: Bitboard) -> Bitboard {
     let mut targets = 0;
-    for st in HORSE_MOVES[from].as_slice() {
-        if empty & (1u128 << st.block) != 0 {
-            targets |= 1u128 << st.to;
+    for &(leg, through) in &HORSE_BY_LEG[from] {
+        if empty & leg != 0 {
+            targets |= through;
         }
     }
     targets

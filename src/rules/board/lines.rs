@@ -204,8 +204,21 @@ pub fn squares(mut bb: Bitboard) -> impl Iterator<Item = Square> {
 /// The bitboard of the one point `sq`.
 #[inline(always)]
 pub const fn bit(sq: Square) -> Bitboard {
-    1u128 << sq.index()
+    // A look-up: a shift of a 128-bit value by a variable count takes several
+    // instructions, and this is asked at every step of move generation.
+    SINGLE_BITS[sq.index() & 127]
 }
+
+/// `SINGLE_BITS[i]`: the bitboard of bit `i` alone.
+const SINGLE_BITS: [Bitboard; 128] = {
+    let mut t = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 /// `PALACE[color]`: the nine points of a side's palace (files d-f, ranks 0-2 for Red,
 /// 7-9 for Black), the same in both 9x10 variants.
