@@ -28,7 +28,7 @@ use crate::rules::board::{Bitboard, Board, PALACE, file_bits_to_board, horse_tar
 use crate::rules::janggi::tables::{FILE_JUMPS, RANK_JUMPS};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
-use crate::rules::xiangqi::tables::PAWN_STEPS;
+use crate::rules::xiangqi::tables::PAWNS_INTO_PALACE;
 
 /// Index of the first material term (one per piece kind, by [`PieceKind::index`]).
 pub const MATERIAL: usize = 0;
@@ -151,7 +151,7 @@ pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
 pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
     let b = pos.board();
     // Each side's reach, against the other side's palace.
-    let reach = Color::ALL.map(|color| Reach::of(b, color, PALACE[color.other().index()]));
+    let reach = Color::ALL.map(|color| Reach::of(b, color));
     for color in Color::ALL {
         let sign = for_red(color);
         sink.add(CHARIOT_MOBILITY, sign * reach[color.index()].chariot_mobility);
@@ -194,7 +194,7 @@ pub struct Reach {
     pub chariot_mobility: i32,
     /// The horse moves whose leg is free.
     pub horse_mobility: i32,
-    /// The pieces that attack a point of the palace asked about, by kind: chariots and
+    /// The pieces that attack a point of the other side's palace, by kind: chariots and
     /// cannons along ranks and files (a chariot onto an empty point or the first piece,
     /// a cannon over its screen, onto an empty point or a piece), horses whose leg is
     /// free, soldiers one step away.
@@ -202,9 +202,10 @@ pub struct Reach {
 }
 
 impl Reach {
-    /// The reach of `by`'s pieces, the palace being `palace`.
+    /// The reach of `by`'s pieces.
     #[inline(always)]
-    pub fn of(b: &Board, by: Color, palace: Bitboard) -> Reach {
+    pub fn of(b: &Board, by: Color) -> Reach {
+        let palace = PALACE[by.other().index()];
         let mut reach = Reach::default();
         for sq in squares(b.pieces(by, PieceKind::Chariot)) {
             let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
@@ -220,9 +221,7 @@ impl Reach {
             reach.palace_attackers[1] += (targets & palace != 0) as i32;
         }
         reach.palace_attackers[2] = cannons_reaching(b, by, palace);
-        reach.palace_attackers[3] = squares(b.pieces(by, PieceKind::Pawn))
-            .filter(|sq| PAWN_STEPS[by.index()][sq.index()] & palace != 0)
-            .count() as i32;
+        reach.palace_attackers[3] = (b.pieces(by, PieceKind::Pawn) & PAWNS_INTO_PALACE[by.index()]).count_ones() as i32;
         reach
     }
 }
@@ -311,7 +310,7 @@ mod tests {
     /// Black's pieces attacking Red's palace (d0-f2) in the Xiangqi position `fen_text`.
     fn attacking_red(fen_text: &str) -> [i32; 4] {
         let pos = crate::notation::fen::xiangqi(fen_text).unwrap();
-        Reach::of(pos.board(), Color::Black, PALACE[Color::Red.index()]).palace_attackers
+        Reach::of(pos.board(), Color::Black).palace_attackers
     }
 
     /// The reach of both sides on every position of a game, against a count piece by
@@ -343,9 +342,13 @@ mod tests {
                     horse_mobility += free.len() as i32;
                     horses += free.iter().any(|s| palace & (1u128 << s.to) != 0) as i32;
                 }
-                let reach = Reach::of(b, by, palace);
+                let reach = Reach::of(b, by);
+                let soldiers = squares(b.pieces(by, PieceKind::Pawn))
+                    .filter(|sq| crate::rules::xiangqi::tables::PAWN_STEPS[by.index()][sq.index()] & palace != 0)
+                    .count() as i32;
                 assert_eq!((reach.chariot_mobility, reach.horse_mobility), (chariot_mobility, horse_mobility));
-                assert_eq!(reach.palace_attackers[..2], [chariots, horses], "{by:?} at ply {i}");
+                let (palace_attackers, cannons) = (reach.palace_attackers, reach.palace_attackers[2]);
+                assert_eq!(palace_attackers, [chariots, horses, cannons, soldiers], "{by:?} at ply {i}");
             }
             let mut list = MoveList::new();
             pos.legal_moves(&mut list);

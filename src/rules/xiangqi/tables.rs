@@ -186,3 +186,19 @@ pub const ELEPHANT_POINTS: [Bitboard; 2] = [elephant_reach(0), elephant_reach(1)
 /// `PAWN_POINTS[color]`: the points a pawn can ever reach from its start points.
 pub const PAWN_POINTS: [Bitboard; 2] =
     [reachable(&PAWN_STEPS_CONST, 0, pawn_starts(0)), reachable(&PAWN_STEPS_CONST, 1, pawn_starts(1))];
+
+const fn stepping_into(c: usize, zone: Bitboard) -> Bitboard {
+    let mut set = 0;
+    let mut s = 0;
+    while s < 90 {
+        if PAWN_STEPS_CONST[c][s] & zone != 0 {
+            set |= 1u128 << s;
+        }
+        s += 1;
+    }
+    set
+}
+
+/// `PAWNS_INTO_PALACE[color]`: the points from which a pawn of `color` steps into the
+/// other side's palace.
+pub const PAWNS_INTO_PALACE: [Bitboard; 2] = [stepping_into(0, PALACE[1]), stepping_into(1, PALACE[0])];

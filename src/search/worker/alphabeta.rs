@@ -179,7 +179,7 @@ impl<P: Searchable> Worker<'_, P> {
                     {
                         continue;
                     }
-                } else if !m.is_pass() || !self.pos.pass_may_end_game() {
+                } else if !(P::PASSES && m.is_pass() && self.pos.pass_may_end_game()) {
                     // (A pass that may end the game is never pruned.)
                     // Late-move pruning spares checks: a mate hides among them.
                     if move_count + 1 > lmp_limit(depth, improving) {

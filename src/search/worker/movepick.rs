@@ -191,7 +191,7 @@ impl<P: Searchable> Worker<'_, P> {
                             // Only a pass or a check is still tried.
                             let m = mp.moves[mp.cur];
                             mp.cur += 1;
-                            if (m.is_pass() || mp.gives_check(&self.pos, m))
+                            if ((P::PASSES && m.is_pass()) || mp.gives_check(&self.pos, m))
                                 && Some(m) != mp.tt_move
                                 && !mp.is_refutation_given(m)
                             {

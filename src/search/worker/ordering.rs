@@ -12,7 +12,7 @@ impl<P: Searchable> Worker<'_, P> {
     /// The continuation-history slot of `m` (not yet played): its piece and target.
     #[inline]
     pub(super) fn slot_of(&self, m: Move) -> usize {
-        if m.is_pass() {
+        if P::PASSES && m.is_pass() {
             return CONT_NONE;
         }
         self.pos.board().piece_at(m.from()).map_or(CONT_NONE, |p| p.index() * 90 + m.to().index())
