@@ -105,14 +105,20 @@ impl MovePicker {
     /// Moves the best-scored move of `[cur, end)` to `cur`.
     #[inline]
     fn select(&mut self, end: usize) {
-        let mut best = self.cur;
-        for j in self.cur + 1..end {
-            if self.scores[j] > self.scores[best] {
-                best = j;
+        // The first of the best, the best score kept at hand rather than read again.
+        let cur = self.cur;
+        let mut best = cur;
+        if let Some((&first, rest)) = self.scores[cur..end].split_first() {
+            let mut best_score = first;
+            for (j, &score) in rest.iter().enumerate() {
+                if score > best_score {
+                    best_score = score;
+                    best = cur + 1 + j;
+                }
             }
         }
-        self.moves.swap(self.cur, best);
-        self.scores.swap(self.cur, best);
+        self.moves.swap(cur, best);
+        self.scores.swap(cur, best);
     }
 
     fn is_refutation_given(&self, m: Move) -> bool {
