@@ -194,8 +194,8 @@ impl<R: BoardRules> Position<R> {
     }
 
     /// Which moves the general-safety test must see, the general standing on `king`:
-    /// in check, every move that may answer it ([`Attacks::check_answers`]), otherwise what [`Guard::lines`] and the variant
-    /// ([`Attacks::widen_guard`]) mark.
+    /// in check, every move that may answer it ([`Attacks::check_answers`]); otherwise
+    /// what [`Guard::lines`] and the variant ([`Attacks::widen_guard`]) mark.
     #[inline]
     pub(super) fn guard(&self, king: Square) -> Guard {
         if self.attacked_after(king, king, king) {

@@ -75,6 +75,8 @@ pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Colo
     /// Do pieces move along the palace diagonals (Janggi)? The descriptive notations
     /// (WXF, Chinese, Italian) cannot tell such a move from a straight one.
     const PALACE_DIAGONALS: bool;
+    /// May a side pass ([`Move::PASS`])?
+    const PASSES: bool;
     /// The pieces.
     fn board(&self) -> &Board;
     /// Would `m` (legal) give check?
@@ -140,6 +142,7 @@ impl<R: BoardRules> GamePosition for board_position::Position<R> {
 
 impl<R: BoardRules> BoardPosition for board_position::Position<R> {
     const PALACE_DIAGONALS: bool = R::PALACE_DIAGONALS;
+    const PASSES: bool = R::PASSES;
     #[inline(always)]
     fn board(&self) -> &Board {
         board_position::Position::board(self)

@@ -22,9 +22,6 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// The exchange value of each piece kind, by [`PieceKind::index`]: what taking it
     /// may gain at most (quiescence's delta pruning).
     const EXCHANGE_VALUES: [i32; 7] = see::SEE_VALUE;
-    /// May a side pass? Where it may not, the search never asks whether a move is a
-    /// pass.
-    const PASSES: bool = true;
     /// The search's centipawn margins (futility, reverse futility, exchange and delta
     /// pruning, the null move's step per evaluation) in percent of the values sized
     /// for Xiangqi's material.
@@ -142,7 +139,6 @@ impl Searchable for xiangqi::Position {
     type Material = eval::Material;
     type Rules = xiangqi::adjudicate::RuleSet;
     const SALT: u64 = 0x5849_414E_4751_4931;
-    const PASSES: bool = false;
 
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
         xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()

@@ -1,9 +1,11 @@
 //! Which moves of a 9x10 position need the general-safety test, and the filter that
 //! runs it only on those. Both variants' move generators build a [`Guard`] once per
-//! generation: [`Guard::lines`] holds what they share (the general's rank and file
-//! where an enemy chariot or cannon stands on it, the legs of enemy horses aiming at
-//! the general), and each variant adds its own lines (Xiangqi's facing generals,
-//! Janggi's palace diagonals and elephants).
+//! generation: [`Guard::lines`] holds what they share (the pieces between the general
+//! and an enemy chariot or cannon on its rank or file, the legs of enemy horses aiming
+//! at the general), and each variant adds its own lines (Xiangqi's facing generals,
+//! Janggi's palace diagonals and elephants). In check, [`Guard::evasions`] keeps only
+//! the moves that may answer it. The same guard of the enemy general, against the side
+//! to move, gives the moves that may give check ([`CheckCandidates`]).
 
 use super::leapers::horse_legs;
 use super::lines::{FILE_MASKS, RANK_MASKS, between, bit, squares};
