@@ -8,7 +8,10 @@
 //! attacker is left to take it back. The two games share the exchange
 //! (`exchange_ge`); they differ in their values and in who attacks a point.
 
-use crate::rules::board::{Bitboard, Board, HORSE_ATTACKERS, bit, file_bits_to_board, rank_bits_to_board};
+use crate::rules::board::{
+    Bitboard, Board, FILE_LINES, PALACE, RANK_LINES, bit, bit_at, file_bits_to_board, horse_attackers,
+    rank_bits_to_board,
+};
 use crate::rules::board_position::Attacks;
 use crate::rules::janggi;
 use crate::rules::janggi::tables::PALACE_STEPS;
@@ -34,37 +37,153 @@ fn value_on(kind: PieceKind, color: Color, sq: Square) -> i32 {
     }
 }
 
-/// The pieces of `by` that can move to `target` on `b` (a general by one step only).
-fn attackers(b: &Board, target: Square, by: Color) -> [Bitboard; 7] {
-    let (f, r) = (target.file(), target.rank());
-    let (rv, fv) = (b.rank_view(target), b.file_view(target));
-    let first = rank_bits_to_board(rv.first, r) | file_bits_to_board(fv.first, f);
-    let second = rank_bits_to_board(rv.second, r) | file_bits_to_board(fv.second, f);
-    let c = by.index();
-    let t = target.index();
-    let mut out = [0; 7];
-    out[PieceKind::General.index()] = GENERAL_STEPS[c][t] & b.pieces(by, PieceKind::General);
-    out[PieceKind::Advisor.index()] = ADVISOR_STEPS[c][t] & b.pieces(by, PieceKind::Advisor);
-    let elephants = b.pieces(by, PieceKind::Elephant);
-    if elephants != 0 && ELEPHANT_POINTS[c] & bit(target) != 0 {
-        for st in ELEPHANT_STEPS[c][t].as_slice() {
-            if elephants & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
-                out[PieceKind::Elephant.index()] |= 1u128 << st.to;
-            }
+/// The board as an exchange on one point leaves it, read through the board before the
+/// exchange rather than a copy of it: the points the pieces that took have left, and
+/// the occupancy of the target's rank and file, the only lines along which a chariot
+/// or a cannon takes on it. (The target itself stays occupied throughout.)
+struct XiangqiExchange<'a> {
+    board: &'a Board,
+    target: Square,
+    left: Bitboard,
+    rank_occ: u16,
+    file_occ: u16,
+}
+
+impl<'a> XiangqiExchange<'a> {
+    fn new(board: &'a Board, target: Square) -> Self {
+        XiangqiExchange {
+            board,
+            target,
+            left: 0,
+            rank_occ: board.rank_occupancy(target.rank()),
+            file_occ: board.file_occupancy(target.file()),
         }
     }
-    let horses = b.pieces(by, PieceKind::Horse);
-    if horses != 0 {
-        for st in HORSE_ATTACKERS[t].as_slice() {
-            if horses & (1u128 << st.to) != 0 && b.code_at(st.block as usize) == 0 {
-                out[PieceKind::Horse.index()] |= 1u128 << st.to;
+
+    /// The pieces of `by` of one kind still on their points.
+    #[inline]
+    fn pieces(&self, by: Color, kind: PieceKind) -> Bitboard {
+        self.board.pieces(by, kind) & !self.left
+    }
+
+    /// Is the point of index `i` empty now?
+    #[inline]
+    fn empty(&self, i: usize) -> bool {
+        self.board.code_at(i) == 0 || self.left & bit_at(i) != 0
+    }
+}
+
+impl Exchange for XiangqiExchange<'_> {
+    /// The pieces of `by` that can move to the target (a general by one step only), by
+    /// kind from the cheapest, each kind looked at only when no cheaper one takes.
+    fn least_valuable(&self, by: Color) -> Option<(Square, PieceKind)> {
+        let (c, t) = (by.index(), self.target.index());
+        let lowest = |found: Bitboard, kind: PieceKind| {
+            (found != 0).then(|| (Square::from_index_unchecked(found.trailing_zeros() as usize), kind))
+        };
+        let pawns = PAWN_ATTACKERS[c][t] & self.pieces(by, PieceKind::Pawn);
+        if pawns != 0 {
+            return lowest(pawns, PieceKind::Pawn);
+        }
+        // Advisors and the general step inside their palace only (their step tables
+        // also list the palace points next to a point outside it).
+        let in_palace = PALACE[c] & bit(self.target) != 0;
+        let advisors = ADVISOR_STEPS[c][t] & self.pieces(by, PieceKind::Advisor);
+        if in_palace && advisors != 0 {
+            return lowest(advisors, PieceKind::Advisor);
+        }
+        if ELEPHANT_POINTS[c] & bit(self.target) != 0 {
+            let elephants = self.pieces(by, PieceKind::Elephant);
+            if elephants != 0 {
+                let mut found = 0;
+                for st in ELEPHANT_STEPS[c][t].as_slice() {
+                    if elephants & bit_at(st.to as usize) != 0 && self.empty(st.block as usize) {
+                        found |= bit_at(st.to as usize);
+                    }
+                }
+                if found != 0 {
+                    return lowest(found, PieceKind::Elephant);
+                }
             }
         }
+        let horses = self.pieces(by, PieceKind::Horse);
+        if horses != 0 {
+            let found = horse_attackers(horses, t, |i| self.empty(i));
+            if found != 0 {
+                return lowest(found, PieceKind::Horse);
+            }
+        }
+        let (f, r) = (self.target.file(), self.target.rank());
+        let rank = &RANK_LINES[f as usize][self.rank_occ as usize];
+        let file = &FILE_LINES[r as usize][self.file_occ as usize];
+        let cannons = (rank_bits_to_board(rank.second, r) | file_bits_to_board(file.second, f))
+            & self.pieces(by, PieceKind::Cannon);
+        if cannons != 0 {
+            return lowest(cannons, PieceKind::Cannon);
+        }
+        let chariots = (rank_bits_to_board(rank.first, r) | file_bits_to_board(file.first, f))
+            & self.pieces(by, PieceKind::Chariot);
+        if chariots != 0 {
+            return lowest(chariots, PieceKind::Chariot);
+        }
+        if !in_palace {
+            return None;
+        }
+        lowest(GENERAL_STEPS[c][t] & self.pieces(by, PieceKind::General), PieceKind::General)
     }
-    out[PieceKind::Chariot.index()] = first & b.pieces(by, PieceKind::Chariot);
-    out[PieceKind::Cannon.index()] = second & b.pieces(by, PieceKind::Cannon);
-    out[PieceKind::Pawn.index()] = PAWN_ATTACKERS[c][t] & b.pieces(by, PieceKind::Pawn);
-    out
+
+    fn take_from(&mut self, from: Square) {
+        self.left |= bit(from);
+        if from.rank() == self.target.rank() {
+            self.rank_occ &= !(1 << from.file());
+        }
+        if from.file() == self.target.file() {
+            self.file_occ &= !(1 << from.rank());
+        }
+    }
+}
+
+/// Does `m` (a legal move on `b`) win at least `threshold` by the exchange on its
+/// target point?
+pub fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
+    exchange_ge(b, m, threshold, value_on, || XiangqiExchange::new(b, m.to()))
+}
+
+/// A board on which an exchange on one point is played out.
+trait Exchange {
+    /// The least valuable piece of `by` that can take on the point now, with its kind.
+    fn least_valuable(&self, by: Color) -> Option<(Square, PieceKind)>;
+    /// The piece on `from` takes on the point.
+    fn take_from(&mut self, from: Square);
+}
+
+/// The Janggi exchange, played out on a copy of the board.
+struct JanggiExchange {
+    board: Board,
+    target: Square,
+}
+
+impl Exchange for JanggiExchange {
+    fn least_valuable(&self, by: Color) -> Option<(Square, PieceKind)> {
+        janggi_least_valuable(&self.board, self.target, by)
+    }
+
+    fn take_from(&mut self, from: Square) {
+        self.board.move_piece(from, self.target);
+    }
+}
+
+/// The first piece of `by`, by the kinds from the cheapest, among `all`.
+#[inline]
+fn cheapest(b: &Board, by: Color, all: Bitboard) -> Option<(Square, PieceKind)> {
+    for kind in ORDER {
+        let bb = all & b.pieces(by, kind);
+        if bb != 0 {
+            let sq = Square::from_index(bb.trailing_zeros() as usize)?;
+            return Some((sq, kind));
+        }
+    }
+    None
 }
 
 /// Attacking kinds from the cheapest to the dearest.
@@ -78,31 +197,6 @@ const ORDER: [PieceKind; 7] = [
     PieceKind::General,
 ];
 
-/// The least valuable piece of `by` that can take on `target`, with its value.
-fn least_valuable(b: &Board, target: Square, by: Color) -> Option<(Square, PieceKind)> {
-    let all = attackers(b, target, by);
-    cheapest(b, by, |kind| all[kind.index()])
-}
-
-/// The first piece of `by`, by [`ORDER`], among the points `of(kind)` gives.
-#[inline]
-fn cheapest(b: &Board, by: Color, of: impl Fn(PieceKind) -> Bitboard) -> Option<(Square, PieceKind)> {
-    for kind in ORDER {
-        let bb = of(kind) & b.pieces(by, kind);
-        if bb != 0 {
-            let sq = Square::from_index(bb.trailing_zeros() as usize)?;
-            return Some((sq, kind));
-        }
-    }
-    None
-}
-
-/// Does `m` (a legal move on `b`) win at least `threshold` by the exchange on its
-/// target point?
-pub fn see_ge(b: &Board, m: Move, threshold: i32) -> bool {
-    exchange_ge(b, m, threshold, value_on, least_valuable)
-}
-
 /// The least valuable piece of `by` that can take on `target` in Janggi: the
 /// pieces that attack it, a general or guard one palace step away, and no cannon
 /// where a cannon stands on `target` (a cannon never takes a cannon).
@@ -113,7 +207,7 @@ fn janggi_least_valuable(b: &Board, target: Square, by: Color) -> Option<(Square
     if b.piece_at(target).is_some_and(|p| p.kind() == PieceKind::Cannon) {
         all &= !b.pieces(by, PieceKind::Cannon);
     }
-    cheapest(b, by, |_| all)
+    cheapest(b, by, all)
 }
 
 /// [`see_ge`] for Janggi: its values ([`JANGGI_SEE_VALUE`]) and its attackers (the
@@ -123,18 +217,20 @@ pub fn janggi_see_ge(b: &Board, m: Move, threshold: i32) -> bool {
     if m.is_pass() {
         return threshold <= 0;
     }
-    exchange_ge(b, m, threshold, |kind, _, _| JANGGI_SEE_VALUE[kind.index()], janggi_least_valuable)
+    let start = || JanggiExchange { board: b.clone(), target: m.to() };
+    exchange_ge(b, m, threshold, |kind, _, _| JANGGI_SEE_VALUE[kind.index()], start)
 }
 
 /// The exchange on `m`'s target point, with the game's values (`value_on` a kind of a
-/// side on a point) and its least valuable attacker of a point.
+/// side on a point), played out on the exchange board `start` makes of `b` (only when
+/// the first capture does not settle it).
 #[inline]
-fn exchange_ge(
+fn exchange_ge<E: Exchange>(
     b: &Board,
     m: Move,
     threshold: i32,
     value_on: impl Fn(PieceKind, Color, Square) -> i32,
-    least_valuable: impl Fn(&Board, Square, Color) -> Option<(Square, PieceKind)>,
+    start: impl FnOnce() -> E,
 ) -> bool {
     let (from, to) = (m.from(), m.to());
     let Some(mover) = b.piece_at(from) else { return true };
@@ -150,25 +246,25 @@ fn exchange_ge(
     if swap <= 0 {
         return true;
     }
-    let mut board = b.clone();
-    board.move_piece(from, to);
+    let mut exchange = start();
+    exchange.take_from(from);
     let mut stm = us;
     // 1 while the side that made the last capture is ahead of the threshold.
     let mut res = 1;
     loop {
         stm = stm.other();
-        let Some((sq, kind)) = least_valuable(&board, to, stm) else { break };
+        let Some((sq, kind)) = exchange.least_valuable(stm) else { break };
         if kind == PieceKind::General {
             // The general may take only where nothing takes it back.
-            board.move_piece(sq, to);
-            return if least_valuable(&board, to, stm.other()).is_some() { res != 0 } else { res == 0 };
+            exchange.take_from(sq);
+            return if exchange.least_valuable(stm.other()).is_some() { res != 0 } else { res == 0 };
         }
         res ^= 1;
         swap = value_on(kind, stm, to) - swap;
         if swap < res {
             break;
         }
-        board.move_piece(sq, to);
+        exchange.take_from(sq);
     }
     res != 0
 }

@@ -95,6 +95,7 @@ pub mod json_call;
 pub mod mate;
 pub mod replay;
 pub mod server;
+pub mod slow_xiangqi;
 pub mod threads;
 pub mod walk;
 

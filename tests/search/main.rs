@@ -9,6 +9,7 @@ mod common;
 
 mod api_clock;
 mod cycles;
+mod exchange;
 mod janggi;
 mod limits;
 mod mate_set;

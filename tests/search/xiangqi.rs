@@ -155,7 +155,7 @@ fn a_fixed_depth_search_visits_a_known_number_of_nodes() {
         opening.play(Move::parse_iccs(m).unwrap()).unwrap();
     }
     let middlegame = game("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1");
-    for (g, d, nodes) in [(&opening, 11, 56_395), (&middlegame, 10, 41_882)] {
+    for (g, d, nodes) in [(&opening, 11, 55_759), (&middlegame, 10, 21_140)] {
         let outcome = run(g, depth(d), &TranspositionTable::new(16));
         assert_eq!(outcome.report.nodes, nodes, "depth {d}");
     }

@@ -2,6 +2,7 @@
 //! be empty, from every point and towards every point, built at compile time.
 
 use super::Bitboard;
+use super::lines::bit_at;
 
 /// One step of a blockable leaper: the point that must be empty, then the target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -101,22 +102,41 @@ const fn horse_zones() -> [Bitboard; 90] {
     z
 }
 
-/// A horse's moves from each point grouped by leg: each of its up to four legs, and
-/// the targets that leg opens (two, fewer at the edge). Unused slots have no leg.
-const fn horse_legs_table() -> [[(Bitboard, Bitboard); 4]; 90] {
-    let mut t = [[(0u128, 0u128); 4]; 90];
+/// Each point's steps of `steps` grouped by leg: the up to four legs, each with the
+/// points it opens (two, fewer at the edge). Unused slots open nothing.
+const fn group_by_leg(steps: &[Steps; 90]) -> [[(u8, Bitboard); 4]; 90] {
+    let mut t = [[(0u8, 0u128); 4]; 90];
     let mut s = 0;
     while s < 90 {
-        let moves = HORSE.0[s];
         let mut i = 0;
-        while i < moves.len as usize {
-            let (leg, to) = (1u128 << moves.list[i].block, 1u128 << moves.list[i].to);
+        while i < steps[s].len as usize {
+            let (leg, to) = (steps[s].list[i].block, 1u128 << steps[s].list[i].to);
             let mut slot = 0;
-            while t[s][slot].0 != leg && t[s][slot].0 != 0 {
+            while t[s][slot].1 != 0 && t[s][slot].0 != leg {
                 slot += 1;
             }
             t[s][slot] = (leg, t[s][slot].1 | to);
             i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// A horse's moves from each point grouped by leg, the leg as a mask: the targets each
+/// leg opens. Unused slots have no leg.
+const fn horse_legs_table() -> [[(Bitboard, Bitboard); 4]; 90] {
+    let by_leg = group_by_leg(&HORSE.0);
+    let mut t = [[(0u128, 0u128); 4]; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut slot = 0;
+        while slot < 4 {
+            let (leg, through) = by_leg[s][slot];
+            if through != 0 {
+                t[s][slot] = (1u128 << leg, through);
+            }
+            slot += 1;
         }
         s += 1;
     }
@@ -128,16 +148,19 @@ static HORSE_BY_LEG: [[(Bitboard, Bitboard); 4]; 90] = horse_legs_table();
 /// Points from which a horse could attack a point (ignoring legs): a cheap pre-test.
 pub static HORSE_ZONES: [Bitboard; 90] = horse_zones();
 
+/// The horses that may attack each point, grouped by leg: each of the up to four points
+/// diagonally next to the target, and the horse points (two, fewer at the edge) whose
+/// leg it is.
+static HORSE_ATTACKERS_BY_LEG: [[(u8, Bitboard); 4]; 90] = group_by_leg(&HORSE.1);
+
 /// The legs of the horses of `horses` that attack `target` on an empty board: a piece
 /// moved off one of them may open a check.
 #[inline]
 pub fn horse_legs(horses: Bitboard, target: usize) -> Bitboard {
     let mut legs = 0;
-    if horses & HORSE_ZONES[target] != 0 {
-        for st in HORSE_ATTACKERS[target].as_slice() {
-            if horses & (1u128 << st.to) != 0 {
-                legs |= 1u128 << st.block;
-            }
+    for &(leg, through) in &HORSE_ATTACKERS_BY_LEG[target] {
+        if horses & through != 0 {
+            legs |= bit_at(leg as usize);
         }
     }
     legs
@@ -147,19 +170,16 @@ pub fn horse_legs(horses: Bitboard, target: usize) -> Bitboard {
 #[inline]
 pub fn horse_attacks(horses: Bitboard, target: usize, empty: impl Fn(usize) -> bool) -> bool {
     horses & HORSE_ZONES[target] != 0
-        && HORSE_ATTACKERS[target]
-            .as_slice()
-            .iter()
-            .any(|st| horses & (1u128 << st.to) != 0 && empty(st.block as usize))
+        && HORSE_ATTACKERS_BY_LEG[target].iter().any(|&(leg, through)| horses & through != 0 && empty(leg as usize))
 }
 
 /// The horses of `horses` that attack `target`, each with its leg empty (`empty(point)`).
 #[inline]
 pub fn horse_attackers(horses: Bitboard, target: usize, empty: impl Fn(usize) -> bool) -> Bitboard {
     let mut found = 0;
-    for st in HORSE_ATTACKERS[target].as_slice() {
-        if horses & (1u128 << st.to) != 0 && empty(st.block as usize) {
-            found |= 1u128 << st.to;
+    for &(leg, through) in &HORSE_ATTACKERS_BY_LEG[target] {
+        if horses & through != 0 && empty(leg as usize) {
+            found |= horses & through;
         }
     }
     found

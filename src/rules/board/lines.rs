@@ -209,6 +209,12 @@ pub const fn bit(sq: Square) -> Bitboard {
     SINGLE_BITS[sq.index() & 127]
 }
 
+/// The bitboard of the one point of index `i` (below 128), as [`bit`].
+#[inline(always)]
+pub const fn bit_at(i: usize) -> Bitboard {
+    SINGLE_BITS[i & 127]
+}
+
 /// `SINGLE_BITS[i]`: the bitboard of bit `i` alone.
 const SINGLE_BITS: [Bitboard; 128] = {
     let mut t = [0; 128];

@@ -12,7 +12,7 @@ pub use leapers::{
     HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, Step, Steps, horse_attackers, horse_attacks, horse_legs, horse_targets,
 };
 pub use lines::{
-    ALL_SQUARES, FILE_LINES, FILE_MASKS, LineView, NO_STOP, PALACE, RANK_LINES, RANK_MASKS, between, bit,
+    ALL_SQUARES, FILE_LINES, FILE_MASKS, LineView, NO_STOP, PALACE, RANK_LINES, RANK_MASKS, between, bit, bit_at,
     file_bits_to_board, lines_and_square_around, rank_bits_to_board, squares,
 };
 
