@@ -24,7 +24,7 @@ pub use super::terms::TermSink;
 use super::terms::{
     ACROSS_THE_RIVER, PieceSquareTable, WeightedSum, attackers, for_red, palace_pressure, side_by_side,
 };
-use crate::rules::board::{Bitboard, Board, PALACE, file_bits_to_board, horse_targets, rank_bits_to_board, squares};
+use crate::rules::board::{Board, PALACE, horse_targets, squares};
 use crate::rules::janggi::tables::{FILE_JUMPS, RANK_JUMPS};
 use crate::rules::types::{Color, PieceKind, Square};
 use crate::rules::xiangqi::Position;
@@ -206,13 +206,14 @@ impl Reach {
     #[inline(always)]
     pub fn of(b: &Board, by: Color) -> Reach {
         let palace = PALACE[by.other().index()];
+        let lines = PalaceLines::of(by.other());
         let mut reach = Reach::default();
+        // Chariots and cannons are read on their two lines, as bits along a rank and a
+        // file, without spreading them over the board.
         for sq in squares(b.pieces(by, PieceKind::Chariot)) {
             let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-            let quiet = rank_bits_to_board(rv.quiet, sq.rank()) | file_bits_to_board(fv.quiet, sq.file());
-            let first = rank_bits_to_board(rv.first, sq.rank()) | file_bits_to_board(fv.first, sq.file());
-            reach.chariot_mobility += quiet.count_ones() as i32;
-            reach.palace_attackers[0] += ((quiet | first) & palace != 0) as i32;
+            reach.chariot_mobility += (rv.quiet.count_ones() + fv.quiet.count_ones()) as i32;
+            reach.palace_attackers[0] += lines.met(sq, rv.quiet | rv.first, fv.quiet | fv.first) as i32;
         }
         let empty = !b.occupied();
         for sq in squares(b.pieces(by, PieceKind::Horse)) {
@@ -220,27 +221,41 @@ impl Reach {
             reach.horse_mobility += targets.count_ones() as i32;
             reach.palace_attackers[1] += (targets & palace != 0) as i32;
         }
-        reach.palace_attackers[2] = cannons_reaching(b, by, palace);
+        for sq in squares(b.pieces(by, PieceKind::Cannon)) {
+            let (f, r) = (sq.file(), sq.rank());
+            let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
+            let [rank_below, rank_above] = RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize];
+            let [file_below, file_above] = FILE_JUMPS[r as usize][b.file_occupancy(f) as usize];
+            let (along_rank, along_file) = (rank_below | rank_above | rv.second, file_below | file_above | fv.second);
+            reach.palace_attackers[2] += lines.met(sq, along_rank, along_file) as i32;
+        }
         reach.palace_attackers[3] = (b.pieces(by, PieceKind::Pawn) & PAWNS_INTO_PALACE[by.index()]).count_ones() as i32;
         reach
     }
 }
 
-/// How many of `by`'s cannons reach a point of `zone` (over a screen, onto an empty
-/// point or a piece).
-#[inline(always)]
-fn cannons_reaching(b: &Board, by: Color, zone: Bitboard) -> i32 {
-    let mut cannons = 0;
-    for sq in squares(b.pieces(by, PieceKind::Cannon)) {
-        let (f, r) = (sq.file(), sq.rank());
-        let (rv, fv) = (b.rank_view(sq), b.file_view(sq));
-        let [rank_below, rank_above] = RANK_JUMPS[f as usize][b.rank_occupancy(r) as usize];
-        let [file_below, file_above] = FILE_JUMPS[r as usize][b.file_occupancy(f) as usize];
-        let reach = rank_bits_to_board(rank_below | rank_above | rv.second, r)
-            | file_bits_to_board(file_below | file_above | fv.second, f);
-        cannons += (reach & zone != 0) as i32;
+/// One palace as bits of the lines through it: its files along a rank, its ranks along
+/// a file.
+#[derive(Clone, Copy)]
+struct PalaceLines {
+    files: u16,
+    ranks: u16,
+}
+
+impl PalaceLines {
+    /// `color`'s palace.
+    #[inline(always)]
+    fn of(color: Color) -> PalaceLines {
+        PalaceLines { files: 0b111 << 3, ranks: if color == Color::Red { 0b111 } else { 0b111 << 7 } }
     }
-    cannons
+
+    /// Do the points `along_rank` (bits by file) of the rank through `sq`, or
+    /// `along_file` (bits by rank) of its file, meet the palace?
+    #[inline(always)]
+    fn met(self, sq: Square, along_rank: u16, along_file: u16) -> bool {
+        (self.ranks >> sq.rank() & 1 != 0 && along_rank & self.files != 0)
+            || (self.files >> sq.file() & 1 != 0 && along_file & self.ranks != 0)
+    }
 }
 
 /// The pairs of `color`'s soldiers across the river that stand side by side on a rank.
