@@ -63,6 +63,13 @@ pub trait BoardRules: Attacks + Copy + Eq + fmt::Debug + Default + Send + Sync +
     fn legal_moves(pos: &Position<Self>, list: &mut MoveList);
     /// Appends the legal moves that take a piece to `list`.
     fn legal_captures(pos: &Position<Self>, list: &mut MoveList);
+    /// [`BoardRules::legal_captures`] with the guard of [`Position::move_guard`].
+    fn legal_captures_with(pos: &Position<Self>, guard: &Guard, list: &mut MoveList);
+    /// Appends the legal moves that take nothing to `list` (a pass too, last, where it
+    /// is legal), with the guard of [`Position::move_guard`]: after the captures, the
+    /// rest of the legal moves, each part in the order [`BoardRules::legal_moves`]
+    /// gives it.
+    fn legal_quiets_with(pos: &Position<Self>, guard: &Guard, list: &mut MoveList);
     /// Is `m` legal here?
     fn is_legal(pos: &Position<Self>, m: Move) -> bool;
     /// `None` when `m` is legal here, otherwise the first rule it breaks.
@@ -198,7 +205,14 @@ impl<R: BoardRules> Position<R> {
     /// what [`Guard::lines`] and the variant ([`Attacks::widen_guard`]) mark.
     #[inline]
     pub(super) fn guard(&self, king: Square) -> Guard {
-        if self.attacked_after(king, king, king) {
+        self.guard_knowing(king, self.attacked_after(king, king, king))
+    }
+
+    /// [`Position::guard`], `in_check` telling whether the general on `king` is
+    /// attacked.
+    #[inline]
+    fn guard_knowing(&self, king: Square, in_check: bool) -> Guard {
+        if in_check {
             let (reach, leave) = R::check_answers(&self.board, king, self.turn.other());
             return Guard::evasions(king, reach, leave);
         }
@@ -309,6 +323,39 @@ impl<R: BoardRules> Position<R> {
     #[inline(always)]
     pub fn legal_captures(&self, list: &mut MoveList) {
         R::legal_captures(self, list)
+    }
+
+    /// Appends the legal moves that take nothing to `list` (in Janggi the pass too,
+    /// last, where it is legal). The captures, then these, are the legal moves, each
+    /// part in the order of [`Position::legal_moves`].
+    pub fn legal_quiets(&self, list: &mut MoveList) {
+        if let Some(guard) = self.move_guard(self.in_check()) {
+            R::legal_quiets_with(self, &guard, list)
+        }
+    }
+
+    /// What generating the moves of the side to move in parts needs once: the guard of
+    /// its general, for [`Position::legal_captures_with`] and
+    /// [`Position::legal_quiets_with`]. `in_check` must be what [`Position::in_check`]
+    /// says (a search knows it from the move that led here). `None` without a general:
+    /// there is no move.
+    #[inline]
+    pub fn move_guard(&self, in_check: bool) -> Option<Guard> {
+        debug_assert_eq!(in_check, self.in_check(), "move_guard told the wrong check");
+        let king = self.board.general(self.turn)?;
+        Some(self.guard_knowing(king, in_check))
+    }
+
+    /// [`Position::legal_captures`] with the guard of [`Position::move_guard`].
+    #[inline(always)]
+    pub fn legal_captures_with(&self, guard: &Guard, list: &mut MoveList) {
+        R::legal_captures_with(self, guard, list)
+    }
+
+    /// [`Position::legal_quiets`] with the guard of [`Position::move_guard`].
+    #[inline(always)]
+    pub fn legal_quiets_with(&self, guard: &Guard, list: &mut MoveList) {
+        R::legal_quiets_with(self, guard, list)
     }
 
     /// How many legal moves there are (perft's last ply).

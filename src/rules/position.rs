@@ -24,7 +24,7 @@
 use std::fmt::{Debug, Display};
 
 use super::Status;
-use super::board::{Board, CheckCandidates};
+use super::board::{Board, CheckCandidates, Guard};
 use super::board_position::{self, BoardRules, Undo};
 use super::illegal::IllegalReason;
 use super::three_kingdoms;
@@ -89,6 +89,17 @@ pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Colo
     fn gives_check_given(&self, candidates: &CheckCandidates, m: Move) -> bool;
     /// The null move: the other side to move, nothing else changed; again to take back.
     fn toggle_turn(&mut self);
+    /// The guard of the general of the side to move, for generating its moves in parts
+    /// ([`BoardPosition::legal_captures_with`], then
+    /// [`BoardPosition::legal_quiets_with`]); `in_check` must be what
+    /// [`GamePosition::in_check`] says. `None` without a general (no moves).
+    fn move_guard(&self, in_check: bool) -> Option<Guard>;
+    /// Appends the legal captures, given the guard of [`BoardPosition::move_guard`].
+    fn legal_captures_with(&self, guard: &Guard, list: &mut MoveList);
+    /// Appends the legal moves that take nothing (and a legal pass, last), given the
+    /// guard of [`BoardPosition::move_guard`]: after the captures, the rest of the legal
+    /// moves, each part in the order of [`GamePosition::legal_moves`].
+    fn legal_quiets_with(&self, guard: &Guard, list: &mut MoveList);
 }
 
 /// Xiangqi and Janggi: one position type under each variant's [`BoardRules`].
@@ -162,6 +173,18 @@ impl<R: BoardRules> BoardPosition for board_position::Position<R> {
     #[inline(always)]
     fn toggle_turn(&mut self) {
         board_position::Position::toggle_turn(self)
+    }
+    #[inline(always)]
+    fn move_guard(&self, in_check: bool) -> Option<Guard> {
+        board_position::Position::move_guard(self, in_check)
+    }
+    #[inline(always)]
+    fn legal_captures_with(&self, guard: &Guard, list: &mut MoveList) {
+        R::legal_captures_with(self, guard, list)
+    }
+    #[inline(always)]
+    fn legal_quiets_with(&self, guard: &Guard, list: &mut MoveList) {
+        R::legal_quiets_with(self, guard, list)
     }
 }
 

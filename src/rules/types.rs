@@ -440,6 +440,35 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
         self.len = 0;
     }
 
+    /// Removes the item at `index` (if there is one), the items after it shifted down.
+    #[inline]
+    pub fn remove(&mut self, index: usize) {
+        if index < self.len {
+            self.items.copy_within(index + 1..self.len, index);
+            self.len -= 1;
+        }
+    }
+
+    /// Keeps, from `start` on, only the items `keep` accepts, in order.
+    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(T) -> bool) {
+        let start = start.min(self.len);
+        let mut kept = start;
+        for i in start..self.len {
+            let item = self.items[i];
+            if keep(item) {
+                self.items[kept] = item;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    /// Keeps the first `len` items (all of them if there are fewer).
+    #[inline(always)]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Iterates the items in order.
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()

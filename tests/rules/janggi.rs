@@ -450,6 +450,11 @@ proptest! {
                 .filter(|m| !m.is_pass() && pos.board().piece_at(m.to()).is_some_and(|p| p.color() != pos.turn()))
                 .collect();
             prop_assert_eq!(captures.as_slice(), &onto_enemy[..], "legal_captures in\n{:?}", pos);
+            // The rest, the pass last where legal, in the same order: the quiet moves.
+            let mut quiets = MoveList::new();
+            pos.legal_quiets(&mut quiets);
+            let rest: Vec<Move> = moves.iter().copied().filter(|m| !onto_enemy.contains(m)).collect();
+            prop_assert_eq!(quiets.as_slice(), &rest[..], "legal_quiets in\n{:?}", pos);
             prop_assert_eq!(pos.key(), pos.key_from_scratch());
             let checkers: BTreeSet<Square> = chuhe::rules::board::squares(pos.checkers()).collect();
             prop_assert_eq!(&checkers, &slow_checkers(&pos));

@@ -238,6 +238,17 @@ fn check_against_slow(pos: &Position) -> Result<(), TestCaseError> {
     let expected: BTreeSet<(Square, Square)> =
         fast.iter().copied().filter(|&(_, to)| b.piece_at(to).is_some()).collect();
     prop_assert_eq!(captures, expected, "legal_captures in {}", fen_of(pos));
+    // The captures, then the quiet moves, are the legal moves, each part in the order
+    // of the legal moves (the search generates them in two steps and counts on it).
+    let mut parts = MoveList::new();
+    pos.legal_captures(&mut parts);
+    let captures_len = parts.len();
+    pos.legal_quiets(&mut parts);
+    let quiets_in_order = list.iter().copied().filter(|m| b.piece_at(m.to()).is_none());
+    let captures_in_order = list.iter().copied().filter(|m| b.piece_at(m.to()).is_some());
+    let in_order: Vec<Move> = captures_in_order.chain(quiets_in_order).collect();
+    prop_assert_eq!(parts.as_slice(), &in_order[..], "captures then quiets in {}", fen_of(pos));
+    prop_assert_eq!(captures_len, list.iter().filter(|m| b.piece_at(m.to()).is_some()).count());
     prop_assert_eq!(pos.legal_move_count(), list.len());
     Ok(())
 }

@@ -230,3 +230,27 @@ fn a_fixed_list_holds_what_was_pushed_in_order() {
     assert!(numbers.contains(0));
     assert!(!numbers.contains(1));
 }
+
+#[test]
+fn a_fixed_list_drops_items_and_keeps_the_others_in_order() {
+    let mut numbers: FixedList<u32, 8> = FixedList::new();
+    numbers.extend([1, 2, 3, 4, 5, 6]);
+    // From the second item on, only the odd ones: the first stays whatever it is.
+    numbers.retain_from(1, |n| n % 2 == 1);
+    assert_eq!(numbers.as_slice(), &[1, 3, 5]);
+    numbers.retain_from(0, |n| n != 1);
+    assert_eq!(numbers.as_slice(), &[3, 5]);
+    numbers.retain_from(7, |_| false);
+    assert_eq!(numbers.as_slice(), &[3, 5], "a start past the end keeps all");
+    numbers.extend([7, 9]);
+    numbers.remove(1);
+    assert_eq!(numbers.as_slice(), &[3, 7, 9]);
+    numbers.remove(2);
+    assert_eq!(numbers.as_slice(), &[3, 7]);
+    numbers.remove(5);
+    assert_eq!(numbers.as_slice(), &[3, 7], "no item there, nothing removed");
+    numbers.truncate(5);
+    assert_eq!(numbers.as_slice(), &[3, 7]);
+    numbers.truncate(1);
+    assert_eq!(numbers.as_slice(), &[3]);
+}

@@ -53,6 +53,7 @@ pub fn only_piece(pieces: Bitboard) -> Bitboard {
 }
 
 /// Which moves need the general-safety test in the current position.
+#[derive(Clone, Copy, Debug)]
 pub struct Guard {
     /// Where the general of the side to move stands.
     pub king: Square,

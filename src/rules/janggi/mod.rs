@@ -30,7 +30,7 @@ pub type Game = crate::rules::game::Game<Position>;
 pub type Ply = crate::rules::game::Ply<Position>;
 
 use super::Status;
-use super::board::{Board, bit};
+use super::board::{Board, Guard, bit};
 use super::board_position::{self, BoardRules};
 use super::game::NoHandicap;
 pub use super::setup::{BoardVariant, PositionError, PositionProblem};
@@ -91,6 +91,16 @@ impl BoardRules for Janggi {
     /// Appends the legal captures to `list` (quiescence search).
     fn legal_captures(pos: &Position, list: &mut MoveList) {
         pos.generate_masked(!0, pos.board.by_color(pos.turn.other()), list);
+    }
+
+    fn legal_captures_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
+        pos.generate_guarded::<true, false>(guard, !0, pos.board.by_color(pos.turn.other()), list);
+    }
+
+    /// Appends every legal move to an empty point to `list`, and the pass last where
+    /// it is legal.
+    fn legal_quiets_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
+        pos.generate_guarded::<true, true>(guard, !0, !pos.board.occupied(), list);
     }
 
     /// `None` when `m` is legal here, otherwise the first rule it breaks.

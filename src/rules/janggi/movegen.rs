@@ -207,18 +207,33 @@ impl Position {
         self.generate_inner::<true, true>(from, to, list)
     }
 
-    /// With `MASKED`, only the moves of the pieces on `from` to the points of `to`, and
-    /// no pass; without, the masks are not even read.
+    /// With `SAFE`, the legal moves, without, the moves the pieces can make; with
+    /// `MASKED`, only the moves of the pieces on `from` to the points of `to`, and no
+    /// pass; without, the masks are not even read.
     #[inline(always)]
     fn generate_inner<const SAFE: bool, const MASKED: bool>(&self, from: Bitboard, to: Bitboard, list: &mut MoveList) {
+        let Some(king) = self.board.general(self.turn) else { return };
+        let guard = if SAFE { self.guard(king) } else { Guard::untested(king, self.attacked_after(king, king, king)) };
+        self.generate_guarded::<MASKED, false>(&guard, from, to, list)
+    }
+
+    /// The moves `guard` lets through (see [`Position::generate_inner`]); the pass
+    /// unless `MASKED` or with `PASS`, last, where it is legal.
+    #[inline(always)]
+    pub(super) fn generate_guarded<const MASKED: bool, const PASS: bool>(
+        &self,
+        guard: &Guard,
+        from: Bitboard,
+        to: Bitboard,
+        list: &mut MoveList,
+    ) {
         if self.passes >= 2 {
             return;
         }
         let (from_mask, to_mask) = if MASKED { (from, to) } else { (!0, !0) };
         let b = &self.board;
         let us = self.turn;
-        let Some(king) = b.general(us) else { return };
-        let guard = if SAFE { self.guard(king) } else { Guard::untested(king, self.attacked_after(king, king, king)) };
+        let king = guard.king;
         let own = b.by_color(us);
         let enemy = b.by_color(us.other());
         let empty = !b.occupied();
@@ -272,7 +287,7 @@ impl Position {
         if from_mask & bit(king) != 0 {
             emit(king, PALACE_STEPS[king.index()] & allowed, list);
         }
-        if !MASKED && !guard.in_check {
+        if (!MASKED || PASS) && !guard.in_check {
             list.push(Move::PASS);
         }
     }

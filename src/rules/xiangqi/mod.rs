@@ -23,7 +23,7 @@ pub mod tables;
 pub use crate::rules::illegal::IllegalReason;
 
 use super::Status;
-use super::board::{Board, bit};
+use super::board::{Board, Guard, bit};
 use super::board_position::{self, BoardRules};
 pub use super::illegal::IllegalMove;
 pub use super::setup::{BoardVariant, PositionError, PositionProblem};
@@ -85,12 +85,21 @@ impl BoardRules for Xiangqi {
     /// Appends every legal move to `list`.
     #[inline]
     fn legal_moves(pos: &Position, list: &mut MoveList) {
-        pos.generate::<false, false>(0, 0, list)
+        pos.generate::<true, true, false>(0, 0, list)
     }
 
     /// Appends every legal capture to `list`.
     fn legal_captures(pos: &Position, list: &mut MoveList) {
-        pos.generate::<true, false>(0, 0, list)
+        pos.generate::<true, false, false>(0, 0, list)
+    }
+
+    fn legal_captures_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
+        pos.generate_guarded::<true, false, false>(guard, 0, 0, list)
+    }
+
+    /// Appends every legal move to an empty point to `list`.
+    fn legal_quiets_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
+        pos.generate_guarded::<false, true, false>(guard, 0, 0, list)
     }
 
     /// Is `m` a legal move here?
@@ -104,7 +113,7 @@ impl BoardRules for Xiangqi {
         }
         // The moves of that one piece to that one point: legal if there is one.
         let mut list = MoveList::new();
-        pos.generate::<false, true>(bit(m.from()), bit(m.to()), &mut list);
+        pos.generate::<true, true, true>(bit(m.from()), bit(m.to()), &mut list);
         !list.is_empty()
     }
 
@@ -148,7 +157,7 @@ impl Position {
     /// Has the side to move a legal move? Asks piece by piece and stops at the first
     /// that has one (nearly always the first piece asked).
     pub fn has_legal_move(&self) -> bool {
-        self.any_piece_move(|from, list| self.generate::<false, true>(from, !0, list))
+        self.any_piece_move(|from, list| self.generate::<true, true, true>(from, !0, list))
     }
 
     /// Handicap openings: gives the move back to the side that has just moved, as if its

@@ -132,11 +132,26 @@ impl Attacks for Xiangqi {
 }
 
 impl Position {
-    /// Appends the legal moves (all of them, or captures only) to `list`; with `MASKED`,
-    /// only those of the pieces standing on `from` to the points of `to`. (Without, the
-    /// masks are not even read, and full generation costs what it did before them.)
-    pub(super) fn generate<const CAPTURES_ONLY: bool, const MASKED: bool>(
+    /// Appends the legal moves to `list`: the captures with `CAPTURES`, the moves to an
+    /// empty point with `QUIETS`, each piece's in the same order whichever are asked;
+    /// with `MASKED`, only those of the pieces standing on `from` to the points of `to`.
+    /// (Without, the masks are not even read, and full generation costs what it did
+    /// before them.)
+    pub(super) fn generate<const CAPTURES: bool, const QUIETS: bool, const MASKED: bool>(
         &self,
+        from: Bitboard,
+        to: Bitboard,
+        list: &mut MoveList,
+    ) {
+        let Some(king) = self.board.general(self.turn) else { return };
+        self.generate_guarded::<CAPTURES, QUIETS, MASKED>(&self.guard(king), from, to, list)
+    }
+
+    /// [`Position::generate`] with the guard of the general of the side to move.
+    #[inline(always)]
+    pub(super) fn generate_guarded<const CAPTURES: bool, const QUIETS: bool, const MASKED: bool>(
+        &self,
+        guard: &Guard,
         from: Bitboard,
         to: Bitboard,
         list: &mut MoveList,
@@ -144,12 +159,16 @@ impl Position {
         let (from_mask, to_mask) = if MASKED { (from, to) } else { (!0, !0) };
         let b = &self.board;
         let us = self.turn;
-        let Some(king) = b.general(us) else { return };
-        let guard = self.guard(king);
+        let king = guard.king;
         let own = b.by_color(us);
         let enemy = b.by_color(us.other());
         let empty = !b.occupied();
-        let allowed = if CAPTURES_ONLY { enemy } else { !own };
+        let allowed = match (CAPTURES, QUIETS) {
+            (true, true) => !own,
+            (true, false) => enemy,
+            (false, true) => empty,
+            (false, false) => 0,
+        };
         let c = us.index();
 
         let emit = |from: Square, targets: Bitboard, list: &mut MoveList| {
@@ -158,17 +177,22 @@ impl Position {
 
         for from in squares(b.pieces(us, PieceKind::Chariot) & from_mask) {
             let (rv, fv) = (b.rank_view(from), b.file_view(from));
-            let mut t = (rank_bits_to_board(rv.first, from.rank()) | file_bits_to_board(fv.first, from.file())) & enemy;
-            if !CAPTURES_ONLY {
+            let mut t = 0;
+            if CAPTURES {
+                t |= (rank_bits_to_board(rv.first, from.rank()) | file_bits_to_board(fv.first, from.file())) & enemy;
+            }
+            if QUIETS {
                 t |= rank_bits_to_board(rv.quiet, from.rank()) | file_bits_to_board(fv.quiet, from.file());
             }
             emit(from, t, list);
         }
         for from in squares(b.pieces(us, PieceKind::Cannon) & from_mask) {
             let (rv, fv) = (b.rank_view(from), b.file_view(from));
-            let mut t =
-                (rank_bits_to_board(rv.second, from.rank()) | file_bits_to_board(fv.second, from.file())) & enemy;
-            if !CAPTURES_ONLY {
+            let mut t = 0;
+            if CAPTURES {
+                t |= (rank_bits_to_board(rv.second, from.rank()) | file_bits_to_board(fv.second, from.file())) & enemy;
+            }
+            if QUIETS {
                 t |= rank_bits_to_board(rv.quiet, from.rank()) | file_bits_to_board(fv.quiet, from.file());
             }
             emit(from, t, list);

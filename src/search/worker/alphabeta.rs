@@ -148,7 +148,7 @@ impl<P: Searchable> Worker<'_, P> {
         });
         let counter = self.counter_move(ply);
         let [k0, k1] = self.killers[ply];
-        let mut picker = MovePicker::new(tt_move, [k0, k1, counter], false, false);
+        let mut picker = MovePicker::new(tt_move, [k0, k1, counter], false, false, in_check);
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -362,7 +362,7 @@ impl<P: Searchable> Worker<'_, P> {
         }
         // Out of check: captures only, and those that lose by the exchange pruned.
         let tt_move = tt_move.filter(|&m| (in_check || self.pos.captured(m).is_some()) && self.pos.is_legal(m));
-        let mut picker = MovePicker::new(tt_move, [None; 3], !in_check, !in_check && QS_PRUNING);
+        let mut picker = MovePicker::new(tt_move, [None; 3], !in_check, !in_check && QS_PRUNING, in_check);
         while let Some((m, _)) = self.next_move(&mut picker, ply) {
             if !in_check && QS_PRUNING {
                 let victim = self.pos.captured(m).map_or(0, |p| P::EXCHANGE_VALUES[p.kind().index()]);

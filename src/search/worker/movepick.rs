@@ -5,15 +5,17 @@
 //! 1. The table move, checked for legality and played before any move is generated.
 //! 2. Captures by the value of the victim (and their history); a capture whose piece
 //!    is worth more than its victim is checked by the exchange when it comes up, and
-//!    put aside for the end if it loses material.
-//! 3. The killer moves and the counter move, if they are legal quiet moves here.
+//!    put aside for the end if it loses material. Only the captures are generated for
+//!    this stage, straight into the picker.
+//! 3. The killer moves and the counter move, if they are legal quiet moves here. The
+//!    quiet moves are generated when this stage begins, after the captures.
 //! 4. The other quiet moves by their histories, scored when the stage begins (once
 //!    late-move pruning has started, only checks and a Janggi pass, never pruned).
 //! 5. The captures put aside, unless the node prunes them all (quiescence).
 
 use super::ordering::capture_value;
 use super::*;
-use crate::rules::board::CheckCandidates;
+use crate::rules::board::{CheckCandidates, Guard};
 
 /// What kind of move the picker hands out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,8 +32,9 @@ pub(super) enum Pick {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
     Table,
-    Generate,
+    GenerateCaptures,
     GoodCaptures,
+    GenerateQuiets,
     Killers,
     ScoreQuiets,
     Quiets,
@@ -42,11 +45,10 @@ enum Stage {
 pub(super) struct MovePicker {
     stage: Stage,
     tt_move: Option<Move>,
-    /// Captures in `[0, captures)`, quiet moves in `[captures, len)`; the captures
-    /// put aside are moved to `[0, bad_end)` as the capture stage passes them.
-    moves: [Move; MoveList::CAPACITY],
+    /// Captures in `[0, captures)`, quiet moves after them once generated; the
+    /// captures put aside are moved to `[0, bad_end)` as the capture stage passes them.
+    moves: MoveList,
     scores: [i32; MoveList::CAPACITY],
-    len: usize,
     captures: usize,
     bad_end: usize,
     cur: usize,
@@ -61,22 +63,27 @@ pub(super) struct MovePicker {
     pub(super) skip_quiets: bool,
     /// The node's moves that may give check, made when first asked.
     checks: Option<CheckCandidates>,
+    /// Is the side to move in check?
+    in_check: bool,
+    /// The general-safety guard both generation stages use, made by the first.
+    guard: Option<Guard>,
 }
 
 impl MovePicker {
-    /// `tt_move` must be legal here (and a capture when `captures_only`).
+    /// `tt_move` must be legal here (and a capture when `captures_only`); `in_check`
+    /// must say whether the side to move is in check.
     pub(super) fn new(
         tt_move: Option<Move>,
         refutations: [Option<Move>; 3],
         captures_only: bool,
         skip_bad_captures: bool,
+        in_check: bool,
     ) -> Self {
         MovePicker {
             stage: Stage::Table,
             tt_move,
-            moves: [Move::PASS; MoveList::CAPACITY],
+            moves: MoveList::new(),
             scores: [0; MoveList::CAPACITY],
-            len: 0,
             captures: 0,
             bad_end: 0,
             cur: 0,
@@ -87,6 +94,8 @@ impl MovePicker {
             skip_bad_captures,
             skip_quiets: false,
             checks: None,
+            in_check,
+            guard: None,
         }
     }
 
@@ -102,21 +111,15 @@ impl MovePicker {
         self.stage == Stage::Done && self.legal == 0
     }
 
-    /// Moves the best-scored move of `[cur, end)` to `cur`.
+    /// Moves the best-scored move of `[cur, end)` to `cur` (the first of the best).
     #[inline]
     fn select(&mut self, end: usize) {
-        // The first of the best, the best score kept at hand rather than read again.
         let cur = self.cur;
-        let mut best = cur;
-        if let Some((&first, rest)) = self.scores[cur..end].split_first() {
-            let mut best_score = first;
-            for (j, &score) in rest.iter().enumerate() {
-                if score > best_score {
-                    best_score = score;
-                    best = cur + 1 + j;
-                }
-            }
-        }
+        let scores = &self.scores[cur..end];
+        // Two passes, the first of which (the maximum) runs on vectors, cost less than
+        // one that branches on every score.
+        let best_score = scores.iter().fold(i32::MIN, |a, &b| a.max(b));
+        let best = cur + scores.iter().position(|&s| s == best_score).unwrap_or(0);
         self.moves.swap(cur, best);
         self.scores.swap(cur, best);
     }
@@ -132,24 +135,24 @@ impl<P: Searchable> Worker<'_, P> {
         loop {
             match mp.stage {
                 Stage::Table => {
-                    mp.stage = Stage::Generate;
+                    mp.stage = Stage::GenerateCaptures;
                     if let Some(m) = mp.tt_move {
                         return Some((m, Pick::Table));
                     }
                 }
-                Stage::Generate => {
-                    self.generate(mp, ply);
+                Stage::GenerateCaptures => {
+                    self.generate_captures(mp, ply);
                     mp.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
                     while mp.cur < mp.captures {
                         mp.select(mp.captures);
-                        let (m, score) = (mp.moves[mp.cur], mp.scores[mp.cur]);
+                        let (m, score) = (mp.moves.as_slice()[mp.cur], mp.scores[mp.cur]);
                         mp.cur += 1;
                         if self.capture_is_good(m) {
                             return Some((m, Pick::GoodCapture));
                         }
-                        mp.moves[mp.bad_end] = m;
+                        mp.moves.as_mut_slice()[mp.bad_end] = m;
                         mp.scores[mp.bad_end] = score;
                         mp.bad_end += 1;
                     }
@@ -157,8 +160,12 @@ impl<P: Searchable> Worker<'_, P> {
                         mp.cur = 0;
                         mp.stage = Stage::BadCaptures;
                     } else {
-                        mp.stage = Stage::Killers;
+                        mp.stage = Stage::GenerateQuiets;
                     }
+                }
+                Stage::GenerateQuiets => {
+                    self.generate_quiets(mp, ply);
+                    mp.stage = Stage::Killers;
                 }
                 Stage::Killers => {
                     if mp.skip_quiets {
@@ -171,7 +178,7 @@ impl<P: Searchable> Worker<'_, P> {
                         let Some(m) = candidate else { continue };
                         if Some(m) == mp.tt_move
                             || mp.refutations[..mp.next_refutation - 1].contains(&candidate)
-                            || !mp.moves[mp.captures..mp.len].contains(&m)
+                            || !mp.moves.as_slice()[mp.captures..].contains(&m)
                         {
                             // Not handed out: forget it, so the quiet stage gives it.
                             mp.refutations[mp.next_refutation - 1] = None;
@@ -183,19 +190,16 @@ impl<P: Searchable> Worker<'_, P> {
                 }
                 Stage::ScoreQuiets => {
                     if !mp.skip_quiets {
-                        for i in mp.captures..mp.len {
-                            let m = mp.moves[i];
-                            mp.scores[i] = self.quiet_history(m, self.slot_of(m), ply);
-                        }
+                        self.score_quiets(&mp.moves.as_slice()[mp.captures..], &mut mp.scores[mp.captures..], ply);
                     }
                     mp.cur = mp.captures;
                     mp.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    while mp.cur < mp.len {
+                    while mp.cur < mp.moves.len() {
                         if mp.skip_quiets {
                             // Only a pass or a check is still tried.
-                            let m = mp.moves[mp.cur];
+                            let m = mp.moves.as_slice()[mp.cur];
                             mp.cur += 1;
                             if ((P::PASSES && m.is_pass()) || mp.gives_check(&self.pos, m))
                                 && Some(m) != mp.tt_move
@@ -205,8 +209,8 @@ impl<P: Searchable> Worker<'_, P> {
                             }
                             continue;
                         }
-                        mp.select(mp.len);
-                        let m = mp.moves[mp.cur];
+                        mp.select(mp.moves.len());
+                        let m = mp.moves.as_slice()[mp.cur];
                         mp.cur += 1;
                         if Some(m) != mp.tt_move && !mp.is_refutation_given(m) {
                             return Some((m, Pick::Quiet));
@@ -217,7 +221,7 @@ impl<P: Searchable> Worker<'_, P> {
                 }
                 Stage::BadCaptures => {
                     if !mp.skip_bad_captures && mp.cur < mp.bad_end {
-                        let m = mp.moves[mp.cur];
+                        let m = mp.moves.as_slice()[mp.cur];
                         mp.cur += 1;
                         return Some((m, Pick::BadCapture));
                     }
@@ -228,50 +232,44 @@ impl<P: Searchable> Worker<'_, P> {
         }
     }
 
-    /// Generates the node's moves into the picker, captures first (scored), the
-    /// table move left out; at the root only the root moves still to search.
-    fn generate(&self, mp: &mut MovePicker, ply: usize) {
-        let mut list = MoveList::new();
-        if mp.captures_only {
-            self.pos.legal_captures(&mut list);
-        } else {
-            self.pos.legal_moves(&mut list);
-        }
-        let root = ply == 0;
+    /// Generates the node's captures into the picker and scores them.
+    fn generate_captures(&self, mp: &mut MovePicker, ply: usize) {
+        mp.guard = self.pos.move_guard(mp.in_check);
+        let Some(guard) = &mp.guard else { return };
+        self.pos.legal_captures_with(guard, &mut mp.moves);
+        self.keep_searchable(mp, 0, ply);
+        mp.captures = mp.moves.len();
         let b = self.pos.board();
-        let (mut captures, mut quiets) = (0, 0);
-        for &m in list.iter() {
-            if root && (!self.root_moves.contains(&m) || self.root_skip.contains(&m)) {
-                continue;
-            }
-            mp.legal += 1;
-            if Some(m) == mp.tt_move {
-                continue;
-            }
-            if self.pos.captured(m).is_some() {
-                captures += 1;
-            } else {
-                quiets += 1;
-            }
+        for (score, &m) in mp.scores.iter_mut().zip(mp.moves.as_slice()) {
+            let Some(victim) = self.pos.captured(m) else { continue };
+            let history = b
+                .piece_at(m.from())
+                .map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
+            *score = capture_value(victim.kind()) * 16 + history / 32;
         }
-        mp.captures = captures;
-        mp.len = captures + quiets;
-        let (mut c, mut q) = (0, captures);
-        for &m in list.iter() {
-            if Some(m) == mp.tt_move || (root && (!self.root_moves.contains(&m) || self.root_skip.contains(&m))) {
-                continue;
-            }
-            if let Some(victim) = self.pos.captured(m) {
-                let history = b
-                    .piece_at(m.from())
-                    .map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
-                mp.moves[c] = m;
-                mp.scores[c] = capture_value(victim.kind()) * 16 + history / 32;
-                c += 1;
-            } else {
-                mp.moves[q] = m;
-                q += 1;
-            }
+    }
+
+    /// Generates the node's quiet moves into the picker, after its captures.
+    fn generate_quiets(&self, mp: &mut MovePicker, ply: usize) {
+        mp.moves.truncate(mp.captures);
+        let Some(guard) = &mp.guard else { return };
+        self.pos.legal_quiets_with(guard, &mut mp.moves);
+        self.keep_searchable(mp, mp.captures, ply);
+    }
+
+    /// Counts the legal moves generated from `start` on and drops the table move (and
+    /// at the root the moves not to search).
+    fn keep_searchable(&self, mp: &mut MovePicker, start: usize, ply: usize) {
+        if ply == 0 {
+            mp.moves.retain_from(start, |m| self.root_moves.contains(&m) && !self.root_skip.contains(&m));
+        }
+        mp.legal += mp.moves.len() - start;
+        // The table move, searched first, is dropped here: one look for it, and the
+        // moves after it shifted down in order.
+        if let Some(tt) = mp.tt_move
+            && let Some(at) = mp.moves.as_slice()[start..].iter().position(|&m| m == tt)
+        {
+            mp.moves.remove(start + at);
         }
     }
 
@@ -322,7 +320,8 @@ mod tests {
         };
         let params = Params::default();
         let worker = Worker::new(&game, &params, &shared, 0);
-        let mut picker = MovePicker::new(tt, refutations, captures_only, false);
+        let in_check = game.position().in_check();
+        let mut picker = MovePicker::new(tt, refutations, captures_only, false, in_check);
         let mut out = Vec::new();
         while let Some((m, _)) = worker.next_move(&mut picker, 1) {
             out.push(m);

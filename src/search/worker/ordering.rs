@@ -32,10 +32,17 @@ impl<P: Searchable> Worker<'_, P> {
     /// The history of a quiet move: its own, and after the last two moves.
     #[inline]
     pub(super) fn quiet_history(&self, m: Move, slot: usize, ply: usize) -> i32 {
-        let us = self.pos.turn().index();
-        self.history[us][m.from().index()][m.to().index()]
-            + self.cont[self.slot_back(ply, 1) * CONT_SLOTS + slot] as i32
-            + self.cont[self.slot_back(ply, 2) * CONT_SLOTS + slot] as i32
+        QuietHistory::at(self, ply).of(m, slot)
+    }
+
+    /// The histories of the quiet moves `moves` into `scores`, each as
+    /// [`Worker::quiet_history`] gives it, the tables looked up once for all.
+    #[inline]
+    pub(super) fn score_quiets(&self, moves: &[Move], scores: &mut [i32], ply: usize) {
+        let history = QuietHistory::at(self, ply);
+        for (score, &m) in scores.iter_mut().zip(moves) {
+            *score = history.of(m, self.slot_of(m));
+        }
     }
 
     /// After a cutoff by `m`: reward it, and charge the moves of its kind tried before.
@@ -90,6 +97,28 @@ impl<P: Searchable> Worker<'_, P> {
         if let (Some(p), Some(v)) = (b.piece_at(m.from()), b.piece_at(m.to())) {
             gravity(&mut self.capture_history[p.index()][m.to().index()][v.kind().index()], bonus);
         }
+    }
+}
+
+/// The tables a quiet move's history is read from at one node: the side to move's own,
+/// and the continuation rows after the last two moves.
+struct QuietHistory<'a> {
+    own: &'a [[i32; 90]; 90],
+    after_one: &'a [i16],
+    after_two: &'a [i16],
+}
+
+impl<'a> QuietHistory<'a> {
+    #[inline(always)]
+    fn at<P: Searchable>(worker: &'a Worker<'_, P>, ply: usize) -> Self {
+        let row = |back| &worker.cont[worker.slot_back(ply, back) * CONT_SLOTS..][..CONT_SLOTS];
+        QuietHistory { own: &worker.history[worker.pos.turn().index()], after_one: row(1), after_two: row(2) }
+    }
+
+    /// The history of the quiet move `m`, `slot` its continuation slot.
+    #[inline(always)]
+    fn of(&self, m: Move, slot: usize) -> i32 {
+        self.own[m.from().index()][m.to().index()] + self.after_one[slot] as i32 + self.after_two[slot] as i32
     }
 }
 
