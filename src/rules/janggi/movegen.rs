@@ -15,8 +15,9 @@ use super::tables::{
 };
 use super::{Janggi, Position};
 use crate::rules::board::{
-    Bitboard, Board, BoardAfter, FILE_LINES, Guard, LineView, NO_STOP, RANK_LINES, bit, code, file_bits_to_board,
-    horse_attackers, horse_attacks, horse_targets, lines_and_square_around, rank_bits_to_board, squares,
+    Bitboard, Board, BoardAfter, FILE_LINES, Guard, LineView, NO_STOP, RANK_LINES, bit, bit_at, code,
+    file_bits_to_board, horse_attackers, horse_attacks, horse_targets, lines_and_square_around, rank_bits_to_board,
+    squares,
 };
 use crate::rules::board_position::Attacks;
 use crate::rules::types::{Color, Move, MoveList, Piece, PieceKind, Square};
@@ -69,8 +70,8 @@ impl Attacks for Janggi {
         let elephants = b.pieces(them, PieceKind::Elephant);
         if elephants & ELEPHANT_ZONES[king.index()] != 0 {
             for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
-                if elephants & (1u128 << st.to) != 0 {
-                    guard.hot_from |= (1u128 << st.blocks[0]) | (1u128 << st.blocks[1]);
+                if elephants & bit_at(st.to as usize) != 0 {
+                    guard.hot_from |= bit_at(st.blocks[0] as usize) | bit_at(st.blocks[1] as usize);
                 }
             }
         }
@@ -137,7 +138,9 @@ impl Attacks for Janggi {
         let elephants = b.pieces(them, PieceKind::Elephant) & alive;
         if elephants & ELEPHANT_ZONES[king.index()] != 0 {
             for st in ELEPHANT_ATTACKERS[king.index()].as_slice() {
-                if elephants & (1u128 << st.to) != 0 && at(st.blocks[0] as usize) == 0 && at(st.blocks[1] as usize) == 0
+                if elephants & bit_at(st.to as usize) != 0
+                    && at(st.blocks[0] as usize) == 0
+                    && at(st.blocks[1] as usize) == 0
                 {
                     return true;
                 }
@@ -158,19 +161,19 @@ impl Attacks for Janggi {
             for d in 0..2 {
                 let far = base + v.stops[d + 2] as usize;
                 if v.stops[d + 2] != NO_STOP
-                    && cannons & (1u128 << far) != 0
+                    && cannons & bit_at(far) != 0
                     && is_screen(b.code_at(base + v.stops[d] as usize))
                 {
-                    found |= 1u128 << far;
+                    found |= bit_at(far);
                 }
             }
         }
         let chariots = b.pieces(by, PieceKind::Chariot);
         for ray in DIAGONAL_RAYS[target.index()].as_slice() {
             let near = b.code_at(ray[0] as usize);
-            found |= chariots & (1u128 << ray[0]);
+            found |= chariots & bit_at(ray[0] as usize);
             if ray[1] != NO_STOP {
-                let far = 1u128 << ray[1];
+                let far = bit_at(ray[1] as usize);
                 if (near == 0 && chariots & far != 0) || (is_screen(near) && cannons & far != 0) {
                     found |= far;
                 }
@@ -179,11 +182,11 @@ impl Attacks for Janggi {
         found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
         let elephants = b.pieces(by, PieceKind::Elephant);
         for st in ELEPHANT_ATTACKERS[target.index()].as_slice() {
-            if elephants & (1u128 << st.to) != 0
+            if elephants & bit_at(st.to as usize) != 0
                 && b.code_at(st.blocks[0] as usize) == 0
                 && b.code_at(st.blocks[1] as usize) == 0
             {
-                found |= 1u128 << st.to;
+                found |= bit_at(st.to as usize);
             }
         }
         found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn)
@@ -251,11 +254,11 @@ impl Position {
                 | rank_bits_to_board(rv.quiet, from.rank())
                 | file_bits_to_board(fv.quiet, from.file());
             for ray in DIAGONAL_RAYS[from.index()].as_slice() {
-                let near = 1u128 << ray[0];
+                let near = bit_at(ray[0] as usize);
                 if empty & near != 0 {
                     t |= near;
                     if ray[1] != NO_STOP {
-                        t |= (1u128 << ray[1]) & allowed;
+                        t |= bit_at(ray[1] as usize) & allowed;
                     }
                 } else {
                     t |= near & enemy;
@@ -272,8 +275,8 @@ impl Position {
         for from in squares(b.pieces(us, PieceKind::Elephant) & from_mask) {
             let mut t = 0;
             for st in ELEPHANT_MOVES[from.index()].as_slice() {
-                if empty & (1u128 << st.blocks[0]) != 0 && empty & (1u128 << st.blocks[1]) != 0 {
-                    t |= 1u128 << st.to;
+                if empty & bit_at(st.blocks[0] as usize) != 0 && empty & bit_at(st.blocks[1] as usize) != 0 {
+                    t |= bit_at(st.to as usize);
                 }
             }
             emit(from, t & allowed, list);
@@ -308,7 +311,7 @@ fn cannon_targets(b: &Board, from: Square, prey: u16) -> Bitboard {
         if ray[1] != NO_STOP && is_screen(b.code_at(ray[0] as usize)) {
             let far = b.code_at(ray[1] as usize);
             if far == 0 || prey >> far & 1 != 0 {
-                t |= 1u128 << ray[1];
+                t |= bit_at(ray[1] as usize);
             }
         }
     }
@@ -334,9 +337,9 @@ pub(crate) fn for_each_reach(b: &Board, by: Color, mut each: impl FnMut(PieceKin
         let mut t =
             rank_bits_to_board(rv.first | rv.quiet, from.rank()) | file_bits_to_board(fv.first | fv.quiet, from.file());
         for ray in DIAGONAL_RAYS[from.index()].as_slice() {
-            t |= 1u128 << ray[0];
-            if ray[1] != NO_STOP && empty & (1u128 << ray[0]) != 0 {
-                t |= 1u128 << ray[1];
+            t |= bit_at(ray[0] as usize);
+            if ray[1] != NO_STOP && empty & bit_at(ray[0] as usize) != 0 {
+                t |= bit_at(ray[1] as usize);
             }
         }
         each(PieceKind::Chariot, from, t);
@@ -351,8 +354,8 @@ pub(crate) fn for_each_reach(b: &Board, by: Color, mut each: impl FnMut(PieceKin
     for from in squares(b.pieces(by, PieceKind::Elephant)) {
         let mut t = 0;
         for st in ELEPHANT_MOVES[from.index()].as_slice() {
-            if empty & (1u128 << st.blocks[0]) != 0 && empty & (1u128 << st.blocks[1]) != 0 {
-                t |= 1u128 << st.to;
+            if empty & bit_at(st.blocks[0] as usize) != 0 && empty & bit_at(st.blocks[1] as usize) != 0 {
+                t |= bit_at(st.to as usize);
             }
         }
         each(PieceKind::Elephant, from, t);
@@ -374,7 +377,7 @@ fn cannon_line(b: &Board, base: usize, view: &LineView, jumps: &[u16; 2], prey: 
             quiet |= beyond;
             let far = base + view.stops[d + 2] as usize;
             if prey >> b.code_at(far) & 1 != 0 {
-                takes |= 1u128 << far;
+                takes |= bit_at(far);
             }
         }
     }

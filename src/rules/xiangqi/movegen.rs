@@ -11,7 +11,7 @@ use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS
 use super::{Position, Xiangqi};
 use crate::rules::board::{
     Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, HORSE_ATTACKERS, HORSE_ZONES, RANK_LINES, RANK_MASKS,
-    between, bit, code, file_bits_to_board, horse_attackers, horse_attacks, horse_targets, only_piece,
+    between, bit, bit_at, code, file_bits_to_board, horse_attackers, horse_attacks, horse_targets, only_piece,
     rank_bits_to_board, squares,
 };
 use crate::rules::board_position::Attacks;
@@ -56,7 +56,7 @@ impl Attacks for Xiangqi {
                 Some(PieceKind::Horse) => {
                     for st in HORSE_ATTACKERS[king.index()].as_slice() {
                         if st.to as usize == checker.index() {
-                            reach |= 1u128 << st.block;
+                            reach |= bit_at(st.block as usize);
                         }
                     }
                 }
@@ -206,8 +206,8 @@ impl Position {
         for from in squares(b.pieces(us, PieceKind::Elephant) & from_mask) {
             let mut t = 0;
             for st in ELEPHANT_STEPS[c][from.index()].as_slice() {
-                if empty & (1u128 << st.block) != 0 {
-                    t |= 1u128 << st.to;
+                if empty & bit_at(st.block as usize) != 0 {
+                    t |= bit_at(st.to as usize);
                 }
             }
             emit(from, t & allowed, list);
