@@ -38,6 +38,12 @@ pub trait Attacks: Sized {
     fn check_answers(b: &Board, king: Square, attackers: Color) -> (Bitboard, Bitboard);
 }
 
+/// A key of the pieces `board_key` with `turn` to move.
+#[inline(always)]
+fn with_turn(board_key: u64, turn: Color) -> u64 {
+    board_key ^ if turn == Color::Black { ZOBRIST_BLACK_TO_MOVE } else { 0 }
+}
+
 /// What a two-player 9x10 variant decides for its [`Position`]: the checks of a setup,
 /// the attack test, how far a checking move reaches, passes and handicaps.
 pub trait BoardRules: Attacks + Copy + Eq + fmt::Debug + Default + Send + Sync + 'static {
@@ -185,7 +191,16 @@ impl<R: BoardRules> Position<R> {
     /// Zobrist key of pieces and side to move (a pass changes only the side).
     #[inline(always)]
     pub fn key(&self) -> u64 {
-        self.board.key() ^ if self.turn == Color::Black { ZOBRIST_BLACK_TO_MOVE } else { 0 }
+        with_turn(self.board.key(), self.turn)
+    }
+
+    /// The key after the legal move `m`, without playing it: so that a search can ask
+    /// for the next position's table entry before it gets there.
+    #[inline(always)]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let board =
+            if R::PASSES && m.is_pass() { self.board.key() } else { self.board.key_after_move(m.from(), m.to()) };
+        with_turn(board, self.turn.other())
     }
 
     /// The key computed from scratch (for tests of the incremental key).

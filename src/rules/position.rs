@@ -89,6 +89,8 @@ pub trait BoardPosition: GamePosition<Move = Move, Moves = MoveList, Side = Colo
     fn gives_check_given(&self, candidates: &CheckCandidates, m: Move) -> bool;
     /// The null move: the other side to move, nothing else changed; again to take back.
     fn toggle_turn(&mut self);
+    /// The key after the legal move `m`, without playing it.
+    fn key_after(&self, m: Move) -> u64;
     /// The guard of the general of the side to move, for generating its moves in parts
     /// ([`BoardPosition::legal_captures_with`], then
     /// [`BoardPosition::legal_quiets_with`]); `in_check` must be what
@@ -173,6 +175,10 @@ impl<R: BoardRules> BoardPosition for board_position::Position<R> {
     #[inline(always)]
     fn toggle_turn(&mut self) {
         board_position::Position::toggle_turn(self)
+    }
+    #[inline(always)]
+    fn key_after(&self, m: Move) -> u64 {
+        board_position::Position::key_after(self, m)
     }
     #[inline(always)]
     fn move_guard(&self, in_check: bool) -> Option<Guard> {

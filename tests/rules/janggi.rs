@@ -477,8 +477,10 @@ proptest! {
                     prop_assert!(!pos.gives_check(m));
                 }
                 let before = pos.clone();
+                let key_after = pos.key_after(m);
                 let undo = pos.play_unchecked(m);
                 prop_assert_eq!(pos.key(), pos.key_from_scratch(), "after {}", m);
+                prop_assert_eq!(pos.key(), key_after, "key_after({})", m);
                 pos.undo(m, undo);
                 prop_assert!(pos == before, "{} did not unmake", m);
                 prop_assert_eq!(pos.key(), before.key());

@@ -170,6 +170,7 @@ fn check_keys(pos: &Position) -> Result<(), TestCaseError> {
         let mut p = pos.clone();
         p.play_unchecked(m);
         prop_assert_eq!(p.key(), p.key_from_scratch(), "key after {} in {}", m, fen_of(pos));
+        prop_assert_eq!(pos.key_after(m), p.key(), "key_after({}) in {}", m, fen_of(pos));
         // The side to move is in the key: Black's turn flips it.
         if p.turn() == Color::Black {
             prop_assert_ne!(p.key(), p.board().key());

@@ -244,6 +244,15 @@ impl Board {
         captured
     }
 
+    /// The key [`Board::move_piece`] would leave, the board unchanged.
+    #[inline(always)]
+    pub fn key_after_move(&self, from: Square, to: Square) -> u64 {
+        match decode(self.cells[from.index()]) {
+            Some(p) => self.key ^ key_change(p, from, to, decode(self.cells[to.index()])),
+            None => self.key,
+        }
+    }
+
     /// Takes back [`Board::move_piece`].
     #[inline(always)]
     pub fn unmove_piece(&mut self, from: Square, to: Square, captured: Option<Piece>) {
@@ -264,12 +273,11 @@ impl Board {
         let both = bit(from) | bit(to);
         self.by_color[p.color().index()] ^= both;
         self.by_piece[p.index()] ^= both;
-        self.key ^= ZOBRIST_PIECES[p.index()][from.index()] ^ ZOBRIST_PIECES[p.index()][to.index()];
+        self.key ^= key_change(p, from, to, captured);
         match captured {
             Some(c) => {
                 self.by_color[c.color().index()] ^= bit(to);
                 self.by_piece[c.index()] ^= bit(to);
-                self.key ^= ZOBRIST_PIECES[c.index()][to.index()];
             }
             None => {
                 self.rank_occ[to.rank() as usize] ^= 1 << to.file();
@@ -282,6 +290,13 @@ impl Board {
     pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         squares(self.occupied()).filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
     }
+}
+
+/// What moving `p` from `from` to `to`, taking `captured` there, changes in the key.
+#[inline(always)]
+fn key_change(p: Piece, from: Square, to: Square, captured: Option<Piece>) -> u64 {
+    let moved = ZOBRIST_PIECES[p.index()][from.index()] ^ ZOBRIST_PIECES[p.index()][to.index()];
+    captured.map_or(moved, |c| moved ^ ZOBRIST_PIECES[c.index()][to.index()])
 }
 
 /// The board as it would be after the piece on `from` goes to `to` (taking whatever
