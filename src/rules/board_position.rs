@@ -67,9 +67,8 @@ pub trait BoardRules: Attacks + Copy + Eq + fmt::Debug + Default + Send + Sync +
     fn placement_problem(piece: Piece, square: Square) -> Option<PositionProblem>;
     /// Appends every legal move of the side to move to `list`.
     fn legal_moves(pos: &Position<Self>, list: &mut MoveList);
-    /// Appends the legal moves that take a piece to `list`.
-    fn legal_captures(pos: &Position<Self>, list: &mut MoveList);
-    /// [`BoardRules::legal_captures`] with the guard of [`Position::move_guard`].
+    /// Appends the legal moves that take a piece to `list`, with the guard of
+    /// [`Position::move_guard`].
     fn legal_captures_with(pos: &Position<Self>, guard: &Guard, list: &mut MoveList);
     /// Appends the legal moves that take nothing to `list` (a pass too, last, where it
     /// is legal), with the guard of [`Position::move_guard`]: after the captures, the
@@ -335,9 +334,10 @@ impl<R: BoardRules> Position<R> {
     }
 
     /// Appends the legal moves that take a piece to `list`.
-    #[inline(always)]
     pub fn legal_captures(&self, list: &mut MoveList) {
-        R::legal_captures(self, list)
+        if let Some(guard) = self.move_guard(self.in_check()) {
+            R::legal_captures_with(self, &guard, list)
+        }
     }
 
     /// Appends the legal moves that take nothing to `list` (in Janggi the pass too,

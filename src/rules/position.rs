@@ -127,7 +127,7 @@ impl<R: BoardRules> GamePosition for board_position::Position<R> {
     }
     #[inline(always)]
     fn legal_captures(&self, list: &mut MoveList) {
-        R::legal_captures(self, list)
+        board_position::Position::legal_captures(self, list)
     }
     #[inline(always)]
     fn is_legal(&self, m: Move) -> bool {

@@ -75,7 +75,9 @@ impl<'a> XiangqiExchange<'a> {
 
 impl Exchange for XiangqiExchange<'_> {
     /// The pieces of `by` that can move to the target (a general by one step only), by
-    /// kind from the cheapest, each kind looked at only when no cheaper one takes.
+    /// kind from the cheapest, each kind looked at only when no cheaper one takes: the
+    /// kinds of [`ORDER`], written out one after the other (a loop over it with a
+    /// match per kind cost about 4 % more instructions in the whole search).
     fn least_valuable(&self, by: Color) -> Option<(Square, PieceKind)> {
         let (c, t) = (by.index(), self.target.index());
         let lowest = |found: Bitboard, kind: PieceKind| {

@@ -89,10 +89,6 @@ impl BoardRules for Janggi {
     }
 
     /// Appends the legal captures to `list` (quiescence search).
-    fn legal_captures(pos: &Position, list: &mut MoveList) {
-        pos.generate_masked(!0, pos.board.by_color(pos.turn.other()), list);
-    }
-
     fn legal_captures_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
         pos.generate_guarded::<true, false>(guard, !0, pos.board.by_color(pos.turn.other()), list);
     }

@@ -89,10 +89,6 @@ impl BoardRules for Xiangqi {
     }
 
     /// Appends every legal capture to `list`.
-    fn legal_captures(pos: &Position, list: &mut MoveList) {
-        pos.generate::<true, false, false>(0, 0, list)
-    }
-
     fn legal_captures_with(pos: &Position, guard: &Guard, list: &mut MoveList) {
         pos.generate_guarded::<true, false, false>(guard, 0, 0, list)
     }

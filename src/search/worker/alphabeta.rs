@@ -160,7 +160,6 @@ impl<P: Searchable> Worker<'_, P> {
             if Some(m) == excluded {
                 continue;
             }
-            self.prefetch_after(m);
             let capture = self.pos.captured(m).is_some();
             let slot = self.slot_of(m);
             let quiet_history = if capture { 0 } else { self.quiet_history(m, slot, ply) };
@@ -205,6 +204,7 @@ impl<P: Searchable> Worker<'_, P> {
                 }
             }
 
+            self.prefetch_after(m);
             // Singular extension: is the table move far better than every other?
             let mut extension = 0;
             if ply > 0
@@ -405,9 +405,9 @@ impl<P: Searchable> Worker<'_, P> {
         self.shared.tt.prefetch(self.pos.key() ^ P::SALT);
     }
 
-    /// Starts bringing the table's bucket of the position after `m` into the cache as
-    /// soon as the move is picked, before it is weighed and played: the memory access
-    /// then overlaps that work (a move pruned after all costs one needless fetch).
+    /// Starts bringing the table's bucket of the position after `m` into the cache
+    /// before the move is played: the memory access then overlaps the work up to the
+    /// child's probe.
     #[inline(always)]
     fn prefetch_after(&self, m: Move) {
         self.shared.tt.prefetch(self.pos.key_after(m) ^ P::SALT);
