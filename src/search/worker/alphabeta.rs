@@ -364,7 +364,6 @@ impl<P: Searchable> Worker<'_, P> {
         let tt_move = tt_move.filter(|&m| (in_check || self.pos.captured(m).is_some()) && self.pos.is_legal(m));
         let mut picker = MovePicker::new(tt_move, [None; 3], !in_check, !in_check && QS_PRUNING, in_check);
         while let Some((m, _)) = self.next_move(&mut picker, ply) {
-            self.prefetch_after(m);
             if !in_check && QS_PRUNING {
                 let victim = self.pos.captured(m).map_or(0, |p| P::EXCHANGE_VALUES[p.kind().index()]);
                 // Delta pruning: even the victim and a margin cannot lift alpha.
@@ -372,6 +371,7 @@ impl<P: Searchable> Worker<'_, P> {
                     continue;
                 }
             }
+            self.prefetch_after(m);
             let saved = self.material;
             self.material = self.pos.material_after(saved, m);
             let undo = self.pos.play_unchecked(m);
