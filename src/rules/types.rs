@@ -1,6 +1,7 @@
 //! Small value types of the 9x10 games: colours, piece kinds, points and moves.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// One of the two sides of Xiangqi and Janggi.
 ///
@@ -380,11 +381,15 @@ impl fmt::Debug for Move {
 }
 
 /// A fixed-capacity list; move generation never allocates. Each variant fixes the item
-/// and the capacity (see [`MoveList`]).
+/// and the capacity (see [`MoveList`]). Its storage is not initialised when the list
+/// is made: the search makes several lists at every node, and zeroing them cost more
+/// than filling them.
 #[derive(Clone)]
-pub struct FixedList<T, const N: usize> {
+pub struct FixedList<T: Copy, const N: usize> {
+    /// Invariant: `len <= N`, and `items[..len]` are initialised. Every method keeps
+    /// it; the items beyond are never read.
     len: usize,
-    items: [T; N],
+    items: [MaybeUninit<T>; N],
 }
 
 /// The moves of one 9x10 position.
@@ -398,16 +403,15 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> Self {
-        FixedList { len: 0, items: [T::default(); N] }
+        FixedList { len: 0, items: [const { MaybeUninit::uninit() }; N] }
     }
 
     /// Appends `item` (the capacity is never reached by construction).
     #[inline(always)]
     pub fn push(&mut self, item: T) {
         debug_assert!(self.len < N);
-        // The bound holds by construction (see CAPACITY); `get_mut` keeps it memory safe.
         if let Some(slot) = self.items.get_mut(self.len) {
-            *slot = item;
+            slot.write(item);
             self.len += 1;
         }
     }
@@ -427,12 +431,16 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
     /// The items, in order.
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
-        &self.items[..self.len]
+        // SAFETY: `items[..len]` are initialised (the invariant), and `MaybeUninit<T>`
+        // has the layout of `T`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast(), self.len) }
     }
 
     /// The items, in order, to reorder or change.
+    #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.items[..self.len]
+        // SAFETY: as in `as_slice`; the borrow is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast(), self.len) }
     }
 
     /// Empties the list.
@@ -451,12 +459,13 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
 
     /// Keeps, from `start` on, only the items `keep` accepts, in order.
     pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(T) -> bool) {
-        let start = start.min(self.len);
+        let items = self.as_mut_slice();
+        let start = start.min(items.len());
         let mut kept = start;
-        for i in start..self.len {
-            let item = self.items[i];
+        for i in start..items.len() {
+            let item = items[i];
             if keep(item) {
-                self.items[kept] = item;
+                items[kept] = item;
                 kept += 1;
             }
         }
@@ -493,16 +502,23 @@ impl<T: Copy + Default + PartialEq, const N: usize> Default for FixedList<T, N> 
 
 /// Pushes each item (the list must have room for them all).
 impl<T: Copy + Default + PartialEq, const N: usize> Extend<T> for FixedList<T, N> {
+    #[inline]
     fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        // The length is kept in a local until the end: `push` would store it each time.
+        let mut len = self.len;
         for item in items {
-            self.push(item);
+            if let Some(slot) = self.items.get_mut(len) {
+                slot.write(item);
+                len += 1;
+            }
         }
+        self.len = len;
     }
 }
 
-impl<T, const N: usize> AsRef<[T]> for FixedList<T, N> {
+impl<T: Copy + Default + PartialEq, const N: usize> AsRef<[T]> for FixedList<T, N> {
     fn as_ref(&self) -> &[T] {
-        &self.items[..self.len]
+        self.as_slice()
     }
 }
 

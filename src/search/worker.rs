@@ -13,7 +13,7 @@ use super::tt::Entry;
 use super::types::{INFINITY, MATE, MATE_BOUND, MAX_PLY, RULED_WIN, clamp16, from_tt, internal, to_tt};
 use super::{Line, Outcome, Params, Report, Score, SearchGame, Searchable, Shared, StopReason};
 use crate::rules::repetition::CyclePly;
-use crate::rules::types::{Move, MoveList};
+use crate::rules::types::{FixedList, Move, MoveList};
 
 /// Plies past twice a mate's length after which the search stops on it.
 const MATE_MARGIN: u32 = 4;

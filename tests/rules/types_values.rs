@@ -254,3 +254,88 @@ fn a_fixed_list_drops_items_and_keeps_the_others_in_order() {
     numbers.truncate(1);
     assert_eq!(numbers.as_slice(), &[3]);
 }
+
+/// One change to a list, for the model test below.
+#[derive(Clone, Debug)]
+enum ListOp {
+    Push(u32),
+    Extend(Vec<u32>),
+    Remove(usize),
+    RetainFrom(usize, u32),
+    Truncate(usize),
+    Swap(usize, usize),
+    Set(usize, u32),
+    Clear,
+}
+
+fn arb_list_op() -> impl proptest::strategy::Strategy<Value = ListOp> {
+    use proptest::prelude::*;
+    prop_oneof![
+        4 => any::<u32>().prop_map(ListOp::Push),
+        2 => proptest::collection::vec(any::<u32>(), 0..6).prop_map(ListOp::Extend),
+        1 => (0..10usize).prop_map(ListOp::Remove),
+        1 => (0..10usize, 1..4u32).prop_map(|(s, m)| ListOp::RetainFrom(s, m)),
+        1 => (0..10usize).prop_map(ListOp::Truncate),
+        1 => (0..10usize, 0..10usize).prop_map(|(a, b)| ListOp::Swap(a, b)),
+        1 => (0..10usize, any::<u32>()).prop_map(|(i, v)| ListOp::Set(i, v)),
+        1 => Just(ListOp::Clear),
+    ]
+}
+
+proptest::proptest! {
+    /// The list's storage starts uninitialised: whatever the changes, it shows exactly
+    /// the items a `Vec` given the same changes holds, never one beyond them.
+    #[test]
+    fn a_fixed_list_holds_what_a_vec_holds(ops in proptest::collection::vec(arb_list_op(), 0..60)) {
+        const CAP: usize = 8;
+        let mut list: FixedList<u32, CAP> = FixedList::new();
+        let mut model: Vec<u32> = Vec::new();
+        for op in ops {
+            match op {
+                ListOp::Push(v) if model.len() < CAP => {
+                    list.push(v);
+                    model.push(v);
+                }
+                ListOp::Push(_) => {}
+                ListOp::Extend(items) => {
+                    // Past the capacity the rest is dropped.
+                    list.extend(items.iter().copied());
+                    model.extend(items.iter().copied().take(CAP - model.len()));
+                }
+                ListOp::Remove(i) => {
+                    list.remove(i);
+                    if i < model.len() {
+                        model.remove(i);
+                    }
+                }
+                ListOp::RetainFrom(start, m) => {
+                    list.retain_from(start, |v| v % m == 0);
+                    let start = start.min(model.len());
+                    let tail: Vec<u32> = model.drain(start..).filter(|v| v % m == 0).collect();
+                    model.extend(tail);
+                }
+                ListOp::Truncate(n) => {
+                    list.truncate(n);
+                    model.truncate(n);
+                }
+                ListOp::Swap(a, b) if a < model.len() && b < model.len() => {
+                    list.swap(a, b);
+                    model.swap(a, b);
+                }
+                ListOp::Set(i, v) if i < model.len() => {
+                    list.as_mut_slice()[i] = v;
+                    model[i] = v;
+                }
+                ListOp::Swap(..) | ListOp::Set(..) => {}
+                ListOp::Clear => {
+                    list.clear();
+                    model.clear();
+                }
+            }
+            proptest::prop_assert_eq!(list.as_slice(), model.as_slice());
+            proptest::prop_assert_eq!(list.len(), model.len());
+            let copy = list.clone();
+            proptest::prop_assert_eq!(copy.as_slice(), model.as_slice());
+        }
+    }
+}

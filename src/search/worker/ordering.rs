@@ -35,14 +35,12 @@ impl<P: Searchable> Worker<'_, P> {
         QuietHistory::at(self, ply).of(m, slot)
     }
 
-    /// The histories of the quiet moves `moves` into `scores`, each as
+    /// Appends the histories of the quiet moves `moves` to `scores`, each as
     /// [`Worker::quiet_history`] gives it, the tables looked up once for all.
     #[inline]
-    pub(super) fn score_quiets(&self, moves: &[Move], scores: &mut [i32], ply: usize) {
+    pub(super) fn score_quiets<const N: usize>(&self, moves: &[Move], scores: &mut FixedList<i32, N>, ply: usize) {
         let history = QuietHistory::at(self, ply);
-        for (score, &m) in scores.iter_mut().zip(moves) {
-            *score = history.of(m, self.slot_of(m));
-        }
+        scores.extend(moves.iter().map(|&m| history.of(m, self.slot_of(m))));
     }
 
     /// After a cutoff by `m`: reward it, and charge the moves of its kind tried before.
