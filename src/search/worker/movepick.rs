@@ -48,8 +48,8 @@ pub(super) struct MovePicker {
     /// Captures in `[0, captures)`, quiet moves after them once generated; the
     /// captures put aside are moved to `[0, bad_end)` as the capture stage passes them.
     moves: MoveList,
-    /// The ordering score of each move of `moves`, as far as the stage has scored them.
-    scores: FixedList<i32, { MoveList::CAPACITY }>,
+    /// The [`sort_key`] of each move of `moves`, as far as the stages have scored them.
+    keys: FixedList<i32, { MoveList::CAPACITY }>,
     captures: usize,
     bad_end: usize,
     cur: usize,
@@ -84,7 +84,7 @@ impl MovePicker {
             stage: Stage::Table,
             tt_move,
             moves: MoveList::new(),
-            scores: FixedList::new(),
+            keys: FixedList::new(),
             captures: 0,
             bad_end: 0,
             cur: 0,
@@ -116,20 +116,34 @@ impl MovePicker {
     #[inline]
     fn select(&mut self, end: usize) {
         let cur = self.cur;
-        let scores = &self.scores.as_slice()[cur..end];
-        // One pass on vectors, without a branch per score: the maximum of each score
-        // with its place below it, the earlier place ranked higher among equal scores.
-        // Scores stay within 2^22 in size (histories within 3 * HISTORY_MAX, captures
-        // within 16 times the largest value), so the key does not overflow.
-        let key = scores.iter().zip(0..).fold(i32::MIN, |a, (&s, i)| a.max((s << 8) | (255 - i)));
-        let best = cur + (255 - (key & 255)) as usize;
+        // One maximum on vectors, without a branch per move: the keys hold the places.
+        let best_key = self.keys.as_slice()[cur..end].iter().fold(i32::MIN, |a, &k| a.max(k));
+        let best = place_of(best_key);
         self.moves.swap(cur, best);
-        self.scores.swap(cur, best);
+        let keys = self.keys.as_mut_slice();
+        keys[best] = sort_key(keys[cur] >> 8, best);
+        keys[cur] = sort_key(best_key >> 8, cur);
     }
 
     fn is_refutation_given(&self, m: Move) -> bool {
         self.refutations[..self.next_refutation].contains(&Some(m))
     }
+}
+
+/// The key a move's place and ordering score sort by: the score above, the place
+/// below, an earlier place ranking higher among equal scores, so that the largest key
+/// is the first of the best moves. Scores stay within 2^22 in size (histories within
+/// 3 * HISTORY_MAX, captures within 16 times the largest value plus their history), so
+/// the key does not overflow; places are below the lists' capacity, under 256.
+#[inline(always)]
+pub(super) fn sort_key(score: i32, place: usize) -> i32 {
+    (score << 8) | (255 - place as i32)
+}
+
+/// The place a [`sort_key`] holds.
+#[inline(always)]
+fn place_of(key: i32) -> usize {
+    (255 - (key & 255)) as usize
 }
 
 impl<P: Searchable> Worker<'_, P> {
@@ -150,13 +164,13 @@ impl<P: Searchable> Worker<'_, P> {
                 Stage::GoodCaptures => {
                     while mp.cur < mp.captures {
                         mp.select(mp.captures);
-                        let (m, score) = (mp.moves.as_slice()[mp.cur], mp.scores.as_slice()[mp.cur]);
+                        let (m, key) = (mp.moves.as_slice()[mp.cur], mp.keys.as_slice()[mp.cur]);
                         mp.cur += 1;
                         if self.capture_is_good(m) {
                             return Some((m, Pick::GoodCapture));
                         }
                         mp.moves.as_mut_slice()[mp.bad_end] = m;
-                        mp.scores.as_mut_slice()[mp.bad_end] = score;
+                        mp.keys.as_mut_slice()[mp.bad_end] = sort_key(key >> 8, mp.bad_end);
                         mp.bad_end += 1;
                     }
                     if mp.captures_only {
@@ -193,8 +207,8 @@ impl<P: Searchable> Worker<'_, P> {
                 }
                 Stage::ScoreQuiets => {
                     if !mp.skip_quiets {
-                        mp.scores.truncate(mp.captures);
-                        self.score_quiets(&mp.moves.as_slice()[mp.captures..], &mut mp.scores, ply);
+                        mp.keys.truncate(mp.captures);
+                        self.score_quiets(&mp.moves.as_slice()[mp.captures..], &mut mp.keys, ply);
                     }
                     mp.cur = mp.captures;
                     mp.stage = Stage::Quiets;
@@ -244,14 +258,15 @@ impl<P: Searchable> Worker<'_, P> {
         self.keep_searchable(mp, 0, ply);
         mp.captures = mp.moves.len();
         let b = self.pos.board();
-        mp.scores.clear();
-        mp.scores.extend(mp.moves.iter().map(|&m| {
-            self.pos.captured(m).map_or(0, |victim| {
+        mp.keys.clear();
+        mp.keys.extend(mp.moves.iter().enumerate().map(|(place, &m)| {
+            let score = self.pos.captured(m).map_or(0, |victim| {
                 let history = b
                     .piece_at(m.from())
                     .map_or(0, |a| self.capture_history[a.index()][m.to().index()][victim.kind().index()]);
                 capture_value(victim.kind()) * 16 + history / 32
-            })
+            });
+            sort_key(score, place)
         }));
     }
 

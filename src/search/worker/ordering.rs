@@ -1,6 +1,7 @@
 //! Move ordering and the histories that feed it, and the reduction and pruning
 //! schedules.
 
+use super::movepick::sort_key;
 use super::*;
 use crate::rules::types::PieceKind;
 
@@ -35,12 +36,14 @@ impl<P: Searchable> Worker<'_, P> {
         QuietHistory::at(self, ply).of(m, slot)
     }
 
-    /// Appends the histories of the quiet moves `moves` to `scores`, each as
-    /// [`Worker::quiet_history`] gives it, the tables looked up once for all.
+    /// Appends the sort keys of the quiet moves `moves` to `keys`, which holds the
+    /// moves before them: each by its history as [`Worker::quiet_history`] gives it, the
+    /// tables looked up once for all.
     #[inline]
-    pub(super) fn score_quiets<const N: usize>(&self, moves: &[Move], scores: &mut FixedList<i32, N>, ply: usize) {
+    pub(super) fn score_quiets<const N: usize>(&self, moves: &[Move], keys: &mut FixedList<i32, N>, ply: usize) {
         let history = QuietHistory::at(self, ply);
-        scores.extend(moves.iter().map(|&m| history.of(m, self.slot_of(m))));
+        let first = keys.len();
+        keys.extend(moves.iter().zip(first..).map(|(&m, place)| sort_key(history.of(m, self.slot_of(m)), place)));
     }
 
     /// After a cutoff by `m`: reward it, and charge the moves of its kind tried before.
