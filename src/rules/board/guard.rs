@@ -130,6 +130,11 @@ impl Guard {
     ) {
         let from_hot = self.hot_from & bit(from) != 0;
         let targets = if from_hot { targets } else { targets & self.answers };
+        if !from_hot && targets & self.hot_to == 0 {
+            // No move needs the test: the usual case, taken without a test per move.
+            list.extend(squares(targets).map(|to| Move::new(from, to)));
+            return;
+        }
         for to in squares(targets) {
             let king = if from == self.king { to } else { self.king };
             if (from_hot || self.hot_to & bit(to) != 0) && attacked_after(king, from, to) {
