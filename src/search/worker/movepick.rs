@@ -137,6 +137,7 @@ impl MovePicker {
 /// the key does not overflow; places are below the lists' capacity, under 256.
 #[inline(always)]
 pub(super) fn sort_key(score: i32, place: usize) -> i32 {
+    debug_assert!(score.unsigned_abs() < 1 << 22 && place < 256, "score {score}, place {place}");
     (score << 8) | (255 - place as i32)
 }
 
@@ -389,5 +390,18 @@ mod tests {
         let first = &iccs[..2];
         assert_eq!(first, ["e3e5", "e3g3"], "{iccs:?}");
         assert_eq!(iccs.last().map(String::as_str), Some("e3c3"), "{iccs:?}");
+    }
+
+    #[test]
+    fn sort_keys_rank_by_score_then_earlier_place() {
+        let scores = [-(1 << 21), -300, -1, 0, 1, 7, 160_512, (1 << 22) - 1];
+        let places = [0, 3, 4, 191];
+        for (a, pa) in scores.into_iter().flat_map(|s| places.map(|p| (s, p))) {
+            assert_eq!((place_of(sort_key(a, pa)), sort_key(a, pa) >> 8), (pa, a), "the key gives both back");
+            for (b, pb) in scores.into_iter().flat_map(|s| places.map(|p| (s, p))) {
+                let expected = (a, std::cmp::Reverse(pa)).cmp(&(b, std::cmp::Reverse(pb)));
+                assert_eq!(sort_key(a, pa).cmp(&sort_key(b, pb)), expected, "{a}@{pa} vs {b}@{pb}");
+            }
+        }
     }
 }
