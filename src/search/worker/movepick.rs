@@ -48,7 +48,8 @@ pub(super) struct MovePicker {
     /// Captures in `[0, captures)`, quiet moves after them once generated; the
     /// captures put aside are moved to `[0, bad_end)` as the capture stage passes them.
     moves: MoveList,
-    /// The [`sort_key`] of each move of `moves`, as far as the stages have scored them.
+    /// The [`sort_key`] of each move of `moves` the stages have scored; only those of
+    /// the moves not yet handed out (from `cur` on) are kept up to date.
     keys: FixedList<i32, { MoveList::CAPACITY }>,
     captures: usize,
     bad_end: usize,
@@ -112,7 +113,8 @@ impl MovePicker {
         self.stage == Stage::Done && self.legal == 0
     }
 
-    /// Moves the best-scored move of `[cur, end)` to `cur` (the first of the best).
+    /// Moves the best-scored move of `[cur, end)` to `cur` (the first of the best); the
+    /// caller hands it out next. The move it displaces takes the best one's place.
     #[inline]
     fn select(&mut self, end: usize) {
         let cur = self.cur;
@@ -122,7 +124,6 @@ impl MovePicker {
         self.moves.swap(cur, best);
         let keys = self.keys.as_mut_slice();
         keys[best] = sort_key(keys[cur] >> 8, best);
-        keys[cur] = sort_key(best_key >> 8, cur);
     }
 
     fn is_refutation_given(&self, m: Move) -> bool {
@@ -165,13 +166,12 @@ impl<P: Searchable> Worker<'_, P> {
                 Stage::GoodCaptures => {
                     while mp.cur < mp.captures {
                         mp.select(mp.captures);
-                        let (m, key) = (mp.moves.as_slice()[mp.cur], mp.keys.as_slice()[mp.cur]);
+                        let m = mp.moves.as_slice()[mp.cur];
                         mp.cur += 1;
                         if self.capture_is_good(m) {
                             return Some((m, Pick::GoodCapture));
                         }
                         mp.moves.as_mut_slice()[mp.bad_end] = m;
-                        mp.keys.as_mut_slice()[mp.bad_end] = sort_key(key >> 8, mp.bad_end);
                         mp.bad_end += 1;
                     }
                     if mp.captures_only {
