@@ -410,10 +410,7 @@ impl<T: Copy + Default + PartialEq, const N: usize> FixedList<T, N> {
     #[inline(always)]
     pub fn push(&mut self, item: T) {
         debug_assert!(self.len < N);
-        if let Some(slot) = self.items.get_mut(self.len) {
-            slot.write(item);
-            self.len += 1;
-        }
+        self.extend([item]);
     }
 
     /// How many items the list holds.
