@@ -1,6 +1,6 @@
 //! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of
-//! [`super::eval`] (see its term indices). Written by `chuhe tune` (README, "Tuning the
-//! evaluation"); edit by retuning, or by hand with the same layout.
+//! [`super::eval`] (see its term indices). Written by `chuhe tune` (docs/engine.md, "Tuning
+//! the evaluation"); edit by retuning, or by hand with the same layout.
 
 use super::eval::TERMS;
 

@@ -1,6 +1,6 @@
 //! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of
-//! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi` (README,
-//! "Tuning the evaluation"); edit by retuning, or by hand with the same layout.
+//! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi`
+//! (docs/engine.md, "Tuning the evaluation"); edit by retuning, or by hand with the same layout.
 
 use super::janggi_eval::TERMS;
 

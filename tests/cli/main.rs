@@ -8,6 +8,7 @@ mod common;
 
 mod adjudicate;
 mod commands;
+mod doc_commands;
 mod janggi;
 mod janggi_match;
 mod selfplay;

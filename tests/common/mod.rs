@@ -91,6 +91,7 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
     out
 }
 pub mod cpu;
+pub mod doc_pages;
 pub mod json_call;
 pub mod mate;
 pub mod replay;

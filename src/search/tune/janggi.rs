@@ -78,8 +78,8 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
     sections.push(("cannon mobility, per point it could move to or take on".into(), CANNON_MOBILITY, 1, 1));
     sections.push(("two soldiers side by side".into(), SOLDIER_PAIR, 1, 1));
     let header = "//! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
-         //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi` (README,\n\
-         //! \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
+         //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi`\n\
+         //! (docs/engine.md, \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
          use super::janggi_eval::TERMS;\n\n\
          /// The weight of each Janggi evaluation term, `[opening, endgame]`.\n\
          #[rustfmt::skip]\n\

@@ -259,8 +259,8 @@ pub fn weights_source(weights: &[[i32; 2]]) -> String {
     sections.push((pressure.into(), PALACE_PRESSURE, 3, 3));
     sections.push(("a pair of soldiers across the river side by side".into(), CONNECTED_SOLDIERS, 1, 1));
     let header = "//! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
-         //! [`super::eval`] (see its term indices). Written by `chuhe tune` (README, \"Tuning the\n\
-         //! evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
+         //! [`super::eval`] (see its term indices). Written by `chuhe tune` (docs/engine.md, \"Tuning\n\
+         //! the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
          use super::eval::TERMS;\n\n\
          /// The weight of each evaluation term, `[opening, endgame]`.\n\
          #[rustfmt::skip]\n\
