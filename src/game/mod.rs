@@ -18,11 +18,13 @@
 //!   [`crate::rules::three_kingdoms::Game`]) and one rule set, so its arm carries none.
 
 mod board_game;
+mod search;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use board_game::{BoardGame, MoveFacts, PlayError};
+pub use search::SearchedGame;
 
 use crate::rules::{janggi, three_kingdoms, xiangqi};
 
