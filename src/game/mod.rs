@@ -18,6 +18,7 @@
 //!   [`crate::rules::three_kingdoms::Game`]) and one rule set, so its arm carries none.
 
 mod board_game;
+mod command_line;
 mod search;
 
 use std::fmt;
