@@ -60,6 +60,8 @@ pub const PALACE_PRESSURE: usize = PALACE_ATTACKER + 4;
 pub const CONNECTED_SOLDIERS: usize = PALACE_PRESSURE + 3;
 /// The number of terms.
 pub const TERMS: usize = CONNECTED_SOLDIERS + 1;
+// The weights file (written by the tuner) holds one pair per term.
+const _: () = assert!(WEIGHTS.len() == TERMS);
 
 /// Phase weight of each kind (attacking pieces only); full board = 24.
 const PHASE: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];

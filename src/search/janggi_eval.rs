@@ -65,6 +65,8 @@ pub const CANNON_MOBILITY: usize = THREATS + 24;
 pub const SOLDIER_PAIR: usize = CANNON_MOBILITY + 1;
 /// The number of terms.
 pub const TERMS: usize = SOLDIER_PAIR + 1;
+// The weights file (written by the tuner) holds one pair per term.
+const _: () = assert!(WEIGHTS.len() == TERMS);
 
 /// Phase weight of each kind (attacking pieces only).
 const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
