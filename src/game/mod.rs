@@ -6,8 +6,10 @@
 //!   (`xiangqi`, `janggi-tournament`, ...), and a rule set knows its variant.
 //! - [`AnyGame`] is a game of any variant under its rule set: one arm for the two
 //!   9x10 variants ([`BoardGame`]) and one for Three Kingdoms. A front end builds one
-//!   from a request and matches it once; each arm then works with its own move, board
-//!   and side types.
+//!   from a request and hands it on once (the API through its traits of
+//!   `crate::api::variant`); each arm then works with its own move, board and side
+//!   types.
+//! - [`SearchedGame`] is the search of either arm's game, the one the engine runs.
 //! - [`BoardGame`] is a game record of a 9x10 variant (Xiangqi or Janggi) with the rule
 //!   set named for it, each arm holding its own variant's rule set type (so no game is
 //!   paired with another variant's rules), and the operations the front ends share:

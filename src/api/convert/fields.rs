@@ -195,3 +195,22 @@ pub fn proto_rule_set(rules: RuleSet) -> proto::RuleSet {
 pub fn rule_set_of(value: proto::RuleSet) -> Option<RuleSet> {
     RuleSet::ALL.into_iter().find(|&r| proto_rule_set(r) == value)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule set the API names but `RuleSet::ALL` misses would be refused as unknown:
+    /// each value of the API's enum names a rule set of the domain, and maps back.
+    #[test]
+    fn every_api_rule_set_is_a_domain_rule_set() {
+        let api = (1..).map_while(|v| proto::RuleSet::try_from(v).ok());
+        let mut count = 0;
+        for value in api {
+            let rules = rule_set_of(value).unwrap_or_else(|| panic!("{value:?} names no rule set of RuleSet::ALL"));
+            assert_eq!(proto_rule_set(rules), value);
+            count += 1;
+        }
+        assert_eq!(count, RuleSet::ALL.len(), "every rule set has its value in the API's enum");
+    }
+}
