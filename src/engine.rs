@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio_stream::Stream;
 
-use crate::game::BoardGame;
-use crate::rules::three_kingdoms::outcome::Game as ThreeKingdomsGame;
+use crate::game::SearchedGame;
 use crate::search::tt::TranspositionTable;
-use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
+use crate::search::{Outcome, Params, Report};
 
 pub mod priority;
 
@@ -343,61 +342,35 @@ impl Engine {
         Budget { time: Some(time), movetime, until: deadline.map(|d| d.search_until()) }
     }
 
-    /// Searches a game of a 9x10 variant on the calling thread, with the shared table,
-    /// under the game's rule set (none named: the variant's own judgement of cycles),
-    /// counting the search in the metrics.
-    pub fn search(
+    /// Searches a game of any variant on the calling thread, with the shared table (a
+    /// 9x10 game under its rule set; none named: the variant's own judgement of
+    /// cycles), counting the search in the metrics.
+    pub fn search<G: SearchedGame>(
         &self,
-        game: &BoardGame,
-        params: &Params,
+        game: &G,
+        params: &Params<G::Move>,
         budget: Option<Duration>,
         stop: &AtomicBool,
-        on_depth: &mut dyn FnMut(&Report),
-    ) -> Outcome {
+        on_depth: &mut dyn FnMut(&Report<G::Move, G::Score>),
+    ) -> Outcome<G::Move, G::Score> {
         self.search_with(&self.tt, game, params, budget, stop, on_depth)
     }
 
     /// [`Engine::search`] with a table of the caller's instead of the shared one: a
     /// search that must not depend on what other requests left in the shared table (an
     /// audit's, see [`crate::api::audit`]), nor disturb it.
-    pub fn search_with(
+    pub fn search_with<G: SearchedGame>(
         &self,
         tt: &TranspositionTable,
-        game: &BoardGame,
-        params: &Params,
+        game: &G,
+        params: &Params<G::Move>,
         budget: Option<Duration>,
         stop: &AtomicBool,
-        on_depth: &mut dyn FnMut(&Report),
-    ) -> Outcome {
+        on_depth: &mut dyn FnMut(&Report<G::Move, G::Score>),
+    ) -> Outcome<G::Move, G::Score> {
         let started = Instant::now();
         metrics::counter!("chuhe_searches_started_total").increment(1);
-        let deadline = deadline(budget);
-        let outcome = match game {
-            BoardGame::Xiangqi(game, Some(rules)) => {
-                search::search(&UnderRules { game, rules: *rules }, params, tt, stop, deadline, on_depth)
-            }
-            BoardGame::Janggi(game, Some(rules)) => {
-                search::search(&UnderRules { game, rules: *rules }, params, tt, stop, deadline, on_depth)
-            }
-            BoardGame::Xiangqi(g, None) => search::search(g, params, tt, stop, deadline, on_depth),
-            BoardGame::Janggi(g, None) => search::search(g, params, tt, stop, deadline, on_depth),
-        };
-        self.count_finished(outcome.report.nodes, started, budget);
-        outcome
-    }
-
-    /// Searches a Three Kingdoms game on the calling thread, with the shared table.
-    pub fn search_three_kingdoms(
-        &self,
-        game: &ThreeKingdomsGame,
-        params: &three_kingdoms::Params,
-        budget: Option<Duration>,
-        stop: &AtomicBool,
-        on_depth: &mut dyn FnMut(&three_kingdoms::Report),
-    ) -> three_kingdoms::Outcome {
-        let started = Instant::now();
-        metrics::counter!("chuhe_searches_started_total").increment(1);
-        let outcome = three_kingdoms::search(game, params, &self.tt, stop, deadline(budget), on_depth);
+        let outcome = game.search(params, tt, stop, deadline(budget), on_depth);
         self.count_finished(outcome.report.nodes, started, budget);
         outcome
     }

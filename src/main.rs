@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use chuhe::game::RuleSet;
 use cli::analysis::{AnalyzeArgs, run_analyze};
-use cli::args::{PositionArgs, RulesArg};
+use cli::args::PositionArgs;
 use cli::audit::{AuditArgs, run_audit};
 use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
@@ -139,7 +140,7 @@ enum Command {
         /// Rule set (default: the variant's, simplified for Xiangqi, janggi-casual for
         /// Janggi).
         #[arg(long, value_enum)]
-        rules: Option<RulesArg>,
+        rules: Option<RuleSet>,
         /// Print the response message in the canonical protobuf JSON mapping.
         #[arg(long)]
         json: bool,

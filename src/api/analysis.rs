@@ -3,18 +3,21 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request};
 use super::game::request_game;
 use super::proto;
-use super::three_kingdoms_analysis;
-use crate::engine::{Budget, Deadline, Engine, SearchStream};
-use crate::game::{AnyGame, BoardGame};
+pub use super::searching::ProgressStream;
+use super::searching::{
+    draw_offer_reason, final_message, nps, principal_variations, progress_message, search_limits, stop_reason,
+};
+use super::variant::AnalysisCalls;
+use crate::engine::{Budget, Deadline, Engine};
+use crate::game::BoardGame;
 use crate::rules::types::Move;
-use crate::search::draw_offer::{self, DrawAnswer, Standing};
-use crate::search::{self, Outcome, Params, Report, Score, StopReason};
+use crate::search::draw_offer::{self, Standing};
+use crate::search::{Outcome, Params, Report, Score};
 
 /// A search request, whichever RPC it came from.
 struct Job {
@@ -83,43 +86,6 @@ fn job(
     Ok(Job { game, params, budget })
 }
 
-/// The limits a request asks for (0 is none): depth, nodes and the side to move's clock,
-/// checked (a bad clock is INVALID_ARGUMENT naming its field); its movetime goes to the
-/// budget, which also weighs the server's cap and the client's deadline.
-pub(super) fn search_limits(l: &proto::SearchLimits) -> Result<search::Limits, Error> {
-    Ok(search::Limits {
-        depth: (l.depth > 0).then_some(l.depth),
-        nodes: (l.nodes > 0).then_some(l.nodes),
-        movetime: None,
-        clock: l.clock.as_ref().map(search_clock).transpose()?,
-    })
-}
-
-/// The longest clock a request may give: a day.
-const MAX_CLOCK_MS: u64 = 86_400_000;
-/// The largest increment: an hour.
-const MAX_INCREMENT_MS: u32 = 3_600_000;
-/// The most moves to the next time control.
-const MAX_MOVES_TO_GO: u32 = 1_000;
-
-/// A request's clock as the time manager's (the same one UCI's `go wtime` uses).
-fn search_clock(c: &proto::SearchClock) -> Result<search::time::Clock, Error> {
-    if c.time_left_ms == 0 || c.time_left_ms > MAX_CLOCK_MS {
-        return Err(bad_request("limits.clock.time_left_ms", format!("1 to {MAX_CLOCK_MS} ms")));
-    }
-    if c.increment_ms > MAX_INCREMENT_MS {
-        return Err(bad_request("limits.clock.increment_ms", format!("at most {MAX_INCREMENT_MS} ms")));
-    }
-    if c.moves_to_go > MAX_MOVES_TO_GO {
-        return Err(bad_request("limits.clock.moves_to_go", format!("at most {MAX_MOVES_TO_GO}")));
-    }
-    Ok(search::time::Clock {
-        time: Duration::from_millis(c.time_left_ms),
-        increment: Duration::from_millis(u64::from(c.increment_ms)),
-        moves_to_go: (c.moves_to_go > 0).then_some(c.moves_to_go),
-    })
-}
-
 /// The job of an Analyze request in its 9x10 `game`.
 fn analyze_job(
     engine: &Engine,
@@ -151,39 +117,8 @@ fn score(s: Score) -> proto::Score {
     }
 }
 
-/// The API's stop reason for either search's; `movetime`: a move time bounded the
-/// search (else the server's cap or the call's deadline did: DEADLINE).
-pub fn stop_reason(r: StopReason, movetime: bool) -> proto::StopReason {
-    match r {
-        StopReason::Depth => proto::StopReason::Depth,
-        StopReason::Nodes => proto::StopReason::Nodes,
-        StopReason::Time if movetime => proto::StopReason::Movetime,
-        StopReason::Time => proto::StopReason::Deadline,
-        StopReason::Stopped => proto::StopReason::Cancelled,
-        StopReason::NoLegalMoves => proto::StopReason::NoLegalMoves,
-        StopReason::SingleMove => proto::StopReason::SingleMove,
-        StopReason::MateFound => proto::StopReason::MateFound,
-    }
-}
-
-/// Lines numbered from 1, best first, from each line's score and move texts.
-pub fn principal_variations(
-    lines: impl Iterator<Item = (proto::Score, Vec<String>)>,
-) -> Vec<proto::PrincipalVariation> {
-    lines
-        .enumerate()
-        .map(|(i, (score, pv))| proto::PrincipalVariation { multipv: i as u32 + 1, score: Some(score), pv })
-        .collect()
-}
-
 fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
     principal_variations(report.lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
-}
-
-/// Nodes per second.
-pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let secs = elapsed.as_secs_f64();
-    if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
 /// The final answer of a search (`movetime`: see [`stop_reason`]).
@@ -203,31 +138,6 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
     }
 }
 
-/// A stream message (not final) for a search so far: its lines, best first, and its
-/// depth, greatest depth, nodes and time.
-pub fn progress_message(
-    lines: Vec<proto::PrincipalVariation>,
-    (depth, seldepth): (u32, u32),
-    nodes: u64,
-    elapsed: Duration,
-    hit_rate: f64,
-) -> proto::AnalyzeStreamResponse {
-    let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
-    proto::AnalyzeStreamResponse {
-        lines,
-        best_move: pv.first().cloned().unwrap_or_default(),
-        ponder_move: pv.get(1).cloned().unwrap_or_default(),
-        depth,
-        seldepth,
-        nodes,
-        nps: nps(nodes, elapsed),
-        time_ms: elapsed.as_millis() as u32,
-        hash_hit_rate: hit_rate,
-        stop_reason: proto::StopReason::Unspecified as i32,
-        is_final: false,
-    }
-}
-
 /// The stream message of one finished depth.
 pub fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
     progress_message(lines(r), (r.depth, r.seldepth), r.nodes, r.elapsed, hit_rate)
@@ -242,42 +152,8 @@ pub fn analyze_here(
     limits: ContentLimits,
     on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
 ) -> Result<proto::AnalyzeResponse, Error> {
-    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze_here(engine, r, game, on_depth),
-    };
-    let job = analyze_job(engine, r, game, None)?;
-    let stop = AtomicBool::new(false);
-    let hit_rate = || engine.tt.hit_rate();
-    let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
-    Ok(analyze_response(&outcome, movetime, hit_rate()))
+    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze_here(engine, r, on_depth)
 }
-
-/// Admits the job, runs it on a search thread and waits for the outcome (and whether a
-/// move time bounded it).
-async fn search(engine: &Arc<Engine>, job: Job) -> Result<(Outcome, bool), Error> {
-    Ok(engine.run(job.budget.until, move |engine, stop| job.search(engine, stop, &mut |_| {})).await?)
-}
-
-/// The last message of a stream: the final answer, marked final.
-pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse {
-    proto::AnalyzeStreamResponse {
-        lines: a.lines,
-        best_move: a.best_move,
-        ponder_move: a.ponder_move,
-        depth: a.depth,
-        seldepth: a.seldepth,
-        nodes: a.nodes,
-        nps: a.nps,
-        time_ms: a.time_ms,
-        hash_hit_rate: a.hash_hit_rate,
-        stop_reason: a.stop_reason,
-        is_final: true,
-    }
-}
-
-/// The messages of AnalyzeStream: one per finished depth, then the final answer.
-pub type ProgressStream = SearchStream<proto::AnalyzeStreamResponse>;
 
 /// Analyze: a search of the request's position within its limits and the server's,
 /// ending before the call's `deadline` (counted from its arrival, so that time spent
@@ -288,13 +164,7 @@ pub async fn analyze(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
-    };
-    let job = analyze_job(engine, r, game, deadline)?;
-    let (outcome, movetime) = search(engine, job).await?;
-    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze(engine, r, deadline).await
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
@@ -306,21 +176,7 @@ pub async fn analyze_stream(
     deadline: Option<Deadline>,
 ) -> Result<ProgressStream, Error> {
     let r = &analyze_request(r);
-    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => {
-            return three_kingdoms_analysis::analyze_stream(engine, r, game, deadline).await;
-        }
-    };
-    let job = analyze_job(engine, r, game, deadline)?;
-    let stream = engine
-        .stream(job.budget.until, move |engine, stop, send| {
-            let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
-            let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
-            send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
-        })
-        .await?;
-    Ok(stream)
+    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze_stream(engine, r, deadline).await
 }
 
 /// Hint: the best move after a short search.
@@ -330,20 +186,7 @@ pub async fn hint(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
-    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::hint(engine, r, game, deadline).await,
-    };
-    let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
-    let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
-    let game = job.game.clone();
-    let (outcome, _) = search(engine, job).await?;
-    let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
-    Ok(proto::HintResponse {
-        r#move: Some(convert::describe_move(&game, best)),
-        score: outcome.report.lines.first().map(|l| score(l.score)),
-    })
+    request_game(r.position.as_ref(), r.rule_set, limits)?.hint(engine, r, deadline).await
 }
 
 /// EvaluateDrawOffer: should the side to answer accept a draw, by a short search.
@@ -353,48 +196,110 @@ pub async fn evaluate_draw_offer(
     limits: ContentLimits,
     deadline: Option<Deadline>,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    let game = match request_game(r.position.as_ref(), r.rule_set, limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => {
-            return three_kingdoms_analysis::evaluate_draw_offer(engine, r, game, deadline).await;
-        }
-    };
-    let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
-    let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-    let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
-    let game = job.game.clone();
-    let offered_by = match proto::Player::try_from(r.offered_by) {
-        Ok(proto::Player::Red) => crate::rules::types::Color::Red,
-        Ok(proto::Player::Black) => crate::rules::types::Color::Black,
-        _ => return Err(bad_request("offered_by", "name RED or BLACK")),
-    };
-    let (outcome, _) = search(engine, job).await?;
-    let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
-    // The engine answers for the side that received the offer.
-    let flip = |s: Score| match s {
-        Score::Centipawns(c) => Score::Centipawns(-c),
-        Score::Mate(n) => Score::Mate(-n),
-    };
-    let ours = if game.turn() == offered_by { flip(to_move) } else { to_move };
-    let standing = match ours {
-        Score::Mate(n) if n < 0 => Standing::Lost,
-        Score::Mate(_) => Standing::Won,
-        Score::Centipawns(c) => Standing::Margin(c),
-    };
-    let answer = draw_offer::answer(standing, || !game.in_check() && !game.has_captures());
-    Ok(proto::EvaluateDrawOfferResponse {
-        accept: answer.accept(),
-        score: Some(score(ours)),
-        reason: draw_offer_reason(answer) as i32,
-    })
+    request_game(r.position.as_ref(), r.rule_set, limits)?.evaluate_draw_offer(engine, r, deadline).await
 }
 
-/// The API's reason for a draw-offer answer (every variant's).
-pub fn draw_offer_reason(answer: DrawAnswer) -> proto::DrawOfferReason {
-    match answer {
-        DrawAnswer::StandsWorse => proto::DrawOfferReason::StandsWorse,
-        DrawAnswer::LevelAndQuiet => proto::DrawOfferReason::LevelAndQuiet,
-        DrawAnswer::StandsBetter => proto::DrawOfferReason::StandsBetter,
-        DrawAnswer::NotQuiet => proto::DrawOfferReason::NotQuiet,
+/// Admits the job, runs it on a search thread and waits for the outcome (and whether a
+/// move time bounded it).
+async fn search(engine: &Arc<Engine>, job: Job) -> Result<(Outcome, bool), Error> {
+    Ok(engine.run(job.budget.until, move |engine, stop| job.search(engine, stop, &mut |_| {})).await?)
+}
+
+/// The search RPCs in a 9x10 game.
+impl AnalysisCalls for BoardGame {
+    fn analyze_here(
+        self,
+        engine: &Engine,
+        r: &proto::AnalyzeRequest,
+        on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
+    ) -> Result<proto::AnalyzeResponse, Error> {
+        let job = analyze_job(engine, r, self, None)?;
+        let stop = AtomicBool::new(false);
+        let hit_rate = || engine.tt.hit_rate();
+        let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
+        Ok(analyze_response(&outcome, movetime, hit_rate()))
+    }
+
+    async fn analyze(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::AnalyzeRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::AnalyzeResponse, Error> {
+        let job = analyze_job(engine, r, self, deadline)?;
+        let (outcome, movetime) = search(engine, job).await?;
+        Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+    }
+
+    async fn analyze_stream(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::AnalyzeRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<ProgressStream, Error> {
+        let job = analyze_job(engine, r, self, deadline)?;
+        let stream = engine
+            .stream(job.budget.until, move |engine, stop, send| {
+                let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
+                let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
+                send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
+            })
+            .await?;
+        Ok(stream)
+    }
+
+    async fn hint(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::HintRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::HintResponse, Error> {
+        let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+        let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+        let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
+        let game = job.game.clone();
+        let (outcome, _) = search(engine, job).await?;
+        let best =
+            outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+        Ok(proto::HintResponse {
+            r#move: Some(convert::describe_move(&game, best)),
+            score: outcome.report.lines.first().map(|l| score(l.score)),
+        })
+    }
+
+    async fn evaluate_draw_offer(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::EvaluateDrawOfferRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
+        let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
+        let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
+        let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
+        let game = job.game.clone();
+        let offered_by = match proto::Player::try_from(r.offered_by) {
+            Ok(proto::Player::Red) => crate::rules::types::Color::Red,
+            Ok(proto::Player::Black) => crate::rules::types::Color::Black,
+            _ => return Err(bad_request("offered_by", "name RED or BLACK")),
+        };
+        let (outcome, _) = search(engine, job).await?;
+        let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
+        // The engine answers for the side that received the offer.
+        let flip = |s: Score| match s {
+            Score::Centipawns(c) => Score::Centipawns(-c),
+            Score::Mate(n) => Score::Mate(-n),
+        };
+        let ours = if game.turn() == offered_by { flip(to_move) } else { to_move };
+        let standing = match ours {
+            Score::Mate(n) if n < 0 => Standing::Lost,
+            Score::Mate(_) => Standing::Won,
+            Score::Centipawns(c) => Standing::Margin(c),
+        };
+        let answer = draw_offer::answer(standing, || !game.in_check() && !game.has_captures());
+        Ok(proto::EvaluateDrawOfferResponse {
+            accept: answer.accept(),
+            score: Some(score(ours)),
+            reason: draw_offer_reason(answer) as i32,
+        })
     }
 }

@@ -35,11 +35,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::analysis::principal_variations;
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request};
 use super::game::request_game;
 use super::proto;
+use super::searching::principal_variations;
 use crate::engine::{Engine, SearchStream};
 use crate::game::{AnyGame, BoardGame};
 use crate::rules::types::{Color, Move, MoveList};

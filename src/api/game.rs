@@ -1,8 +1,7 @@
 //! A request's game of any variant: the one place a request is routed by its variant.
 //! Each RPC that serves every variant builds an [`AnyGame`](crate::game::AnyGame) here
-//! and matches it once; the 9x10 arm is answered with [`crate::api::convert`], the Three
-//! Kingdoms arm by [`crate::api::three_kingdoms`] and
-//! [`crate::api::three_kingdoms_analysis`].
+//! and calls it through the traits of [`crate::api::variant`]; the 9x10 games answer
+//! with [`crate::api::convert`], Three Kingdoms in [`crate::api::three_kingdoms`].
 //!
 //! The notation calls route the same way: ConvertMoves converts Three Kingdoms moves
 //! too (in point names, its one notation); the record calls answer a Three Kingdoms

@@ -19,10 +19,12 @@ pub mod notation;
 pub mod proto;
 /// RulesService: legal moves, validation and adjudication.
 pub mod rules;
-/// RulesService for Three Kingdoms.
+/// What the search RPCs of every variant share: limits, lines, progress.
+pub mod searching;
+/// The RPCs in a Three Kingdoms game (its rules, notation and analysis answers).
 pub mod three_kingdoms;
-/// AnalysisService for Three Kingdoms.
-pub mod three_kingdoms_analysis;
+/// What each RPC asks of a game, one trait per service, and the one hand-off by variant.
+pub mod variant;
 /// Protobuf bytes written by hand where building messages would cost too much.
 pub mod wire;
 

@@ -5,9 +5,10 @@
 //! are not served (UNIMPLEMENTED naming the field).
 
 use super::convert::{self, ContentLimits};
-use super::error::{Error, bad_request, required, unimplemented};
+use super::error::{Error, bad_request, required};
+use super::variant::NotationCalls;
 use super::{game, proto, three_kingdoms};
-use crate::game::{AnyGame, BoardGame, Variant};
+use crate::game::{BoardGame, Variant};
 use crate::notation::record::{self, Comment, JanggiRecord, Record, RecordError};
 use crate::notation::{Notation, fen};
 use crate::rules::outcome::GameResult;
@@ -23,10 +24,14 @@ pub fn convert_moves(
     known_notation(req.from, "from")?;
     known_notation(req.to, "to")?;
     limits.check_plies(start.moves.len() + req.moves.len(), "moves")?;
-    let mut game = match game::request_position(start, "start", limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(game) => return three_kingdoms::convert_moves(req, game),
-    };
+    game::request_position(start, "start", limits)?.convert_moves(req)
+}
+
+/// ConvertMoves in a 9x10 game, the request's `start`.
+fn convert_board_moves(
+    req: &proto::ConvertMovesRequest,
+    mut game: BoardGame,
+) -> Result<proto::ConvertMovesResponse, Error> {
     let from = convert::notation(req.from, "from")?;
     let to = convert::notation(req.to, "to")?;
     convert::check_notation(game.variant(), from, "from")?;
@@ -57,12 +62,6 @@ fn known_notation(value: i32, field: &str) -> Result<(), Error> {
     }
 }
 
-/// No record format is defined for Three Kingdoms: UNIMPLEMENTED, naming the field
-/// that asks for one.
-fn no_three_kingdoms_records(field: &str) -> Error {
-    unimplemented(format!("{field}: records of Three Kingdoms are not served yet"))
-}
-
 /// The variant a `Variant` tag names; an unknown one is INVALID_ARGUMENT naming `text`.
 fn variant_tag(value: &str) -> Result<Variant, Error> {
     let v: String = value.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
@@ -86,7 +85,7 @@ pub fn import_record(
         None => (raw.tag("Variant").map_or(Ok(Variant::Xiangqi), variant_tag)?, "text"),
     };
     if variant == Variant::ThreeKingdoms {
-        return Err(no_three_kingdoms_records(field));
+        return Err(three_kingdoms::no_records(field));
     }
     let notation = match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) => None,
@@ -98,7 +97,7 @@ pub fn import_record(
     limits.check_plies(raw.moves.len(), "text")?;
     let unreadable = |e: RecordError| bad_request("text", e.to_string());
     Ok(match variant {
-        Variant::ThreeKingdoms => return Err(no_three_kingdoms_records(field)),
+        Variant::ThreeKingdoms => return Err(three_kingdoms::no_records(field)),
         Variant::Xiangqi => {
             let (rec, notation) = record::replay(raw, notation).map_err(unreadable)?;
             let (fen, (preset, handicap_moves)) = match rec.named_start {
@@ -160,10 +159,15 @@ pub fn export_record(
 ) -> Result<proto::ExportRecordResponse, Error> {
     let position = required(req.position.as_ref(), "position")?;
     known_notation(req.notation, "notation")?;
-    let game = match game::request_position(position, "position", limits)? {
-        AnyGame::Board(game) => game,
-        AnyGame::ThreeKingdoms(_) => return Err(no_three_kingdoms_records("position.variant")),
-    };
+    game::request_position(position, "position", limits)?.export_record(req)
+}
+
+/// ExportRecord of a 9x10 game, the request's `position`.
+fn export_board_record(
+    req: &proto::ExportRecordRequest,
+    game: BoardGame,
+) -> Result<proto::ExportRecordResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
     let notation = convert::notation(req.notation, "notation")?;
     convert::check_notation(game.variant(), notation, "notation")?;
     let mut result = GameResult::Ongoing;
@@ -216,4 +220,15 @@ pub fn export_record(
         }
     };
     Ok(proto::ExportRecordResponse { text })
+}
+
+/// NotationService in a 9x10 game.
+impl NotationCalls for BoardGame {
+    fn convert_moves(self, req: &proto::ConvertMovesRequest) -> Result<proto::ConvertMovesResponse, Error> {
+        convert_board_moves(req, self)
+    }
+
+    fn export_record(self, req: &proto::ExportRecordRequest) -> Result<proto::ExportRecordResponse, Error> {
+        export_board_record(req, self)
+    }
 }

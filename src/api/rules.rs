@@ -2,15 +2,13 @@
 //! plain function of its request (the gRPC service and the CLI's `--json` output call
 //! the same ones).
 
-use prost::Message;
-
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request, required};
 use super::game::{request_game, request_start};
 use super::proto;
-use super::three_kingdoms;
+use super::variant::RulesCalls;
 use super::wire::{Encoded, Writer};
-use crate::game::{AnyGame, BoardGame};
+use crate::game::BoardGame;
 use crate::rules::outcome::{AdjudicationError, GameResult};
 use crate::rules::types::{Color, FixedList, Move, MoveList, Square};
 
@@ -19,22 +17,65 @@ pub fn list_legal_moves(
     req: &proto::ListLegalMovesRequest,
     limits: ContentLimits,
 ) -> Result<proto::ListLegalMovesResponse, Error> {
-    match request_game(req.position.as_ref(), req.rule_set, limits)? {
-        AnyGame::Board(game) => {
-            list_board_moves(req, &game)?.decode().map_err(|e| Error::Internal(format!("move list written wrong: {e}")))
-        }
-        AnyGame::ThreeKingdoms(game) => three_kingdoms::list_legal_moves(req, &game),
-    }
+    list_legal_moves_encoded(req, limits)?
+        .decode()
+        .map_err(|e| Error::Internal(format!("move list written wrong: {e}")))
 }
 
 /// [`list_legal_moves`] as the response's bytes, which the service sends; the 9x10
 /// variants write them straight from the moves (see [`super::wire`]).
 pub fn list_legal_moves_encoded(req: &proto::ListLegalMovesRequest, limits: ContentLimits) -> Result<Encoded, Error> {
-    match request_game(req.position.as_ref(), req.rule_set, limits)? {
-        AnyGame::Board(game) => list_board_moves(req, &game),
-        AnyGame::ThreeKingdoms(game) => {
-            three_kingdoms::list_legal_moves(req, &game).map(|r| Encoded(r.encode_to_vec()))
-        }
+    request_game(req.position.as_ref(), req.rule_set, limits)?.list_legal_moves(req)
+}
+
+/// ValidateMove: whether one move is legal, and why not.
+pub fn validate_move(
+    req: &proto::ValidateMoveRequest,
+    limits: ContentLimits,
+) -> Result<proto::ValidateMoveResponse, Error> {
+    request_game(req.position.as_ref(), req.rule_set, limits)?.validate_move(req)
+}
+
+/// ValidateGame: the first illegal move of a game record, if any.
+pub fn validate_game(
+    req: &proto::ValidateGameRequest,
+    limits: ContentLimits,
+) -> Result<proto::ValidateGameResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
+    request_start(position)?.validate_game(position, limits)
+}
+
+/// Adjudicate: the result of a game record under a rule set.
+pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
+    let position = required(req.position.as_ref(), "position")?;
+    request_start(position)?.adjudicate(req, position, limits)
+}
+
+/// RulesService in a 9x10 game.
+impl RulesCalls for BoardGame {
+    fn list_legal_moves(&self, req: &proto::ListLegalMovesRequest) -> Result<Encoded, Error> {
+        list_board_moves(req, self)
+    }
+
+    fn validate_move(self, req: &proto::ValidateMoveRequest) -> Result<proto::ValidateMoveResponse, Error> {
+        validate_board_move(req, &self)
+    }
+
+    fn validate_game(
+        self,
+        position: &proto::Position,
+        limits: ContentLimits,
+    ) -> Result<proto::ValidateGameResponse, Error> {
+        validate_board_game(position, self, limits)
+    }
+
+    fn adjudicate(
+        self,
+        req: &proto::AdjudicateRequest,
+        position: &proto::Position,
+        limits: ContentLimits,
+    ) -> Result<proto::AdjudicateResponse, Error> {
+        adjudicate_board(req, position, self, limits)
     }
 }
 
@@ -81,17 +122,6 @@ fn list_board_moves(req: &proto::ListLegalMovesRequest, game: &BoardGame) -> Res
     metrics::counter!("chuhe_positions_checked_total").increment(1);
     metrics::counter!("chuhe_moves_generated_total").increment(list.len() as u64);
     Ok(w.finish())
-}
-
-/// ValidateMove: whether one move is legal, and why not.
-pub fn validate_move(
-    req: &proto::ValidateMoveRequest,
-    limits: ContentLimits,
-) -> Result<proto::ValidateMoveResponse, Error> {
-    match request_game(req.position.as_ref(), req.rule_set, limits)? {
-        AnyGame::Board(game) => validate_board_move(req, &game),
-        AnyGame::ThreeKingdoms(game) => three_kingdoms::validate_move(req, game),
-    }
 }
 
 /// [`validate_move`] in a 9x10 game.
@@ -152,18 +182,6 @@ fn validate_board_move(
     })
 }
 
-/// ValidateGame: the first illegal move of a game record, if any.
-pub fn validate_game(
-    req: &proto::ValidateGameRequest,
-    limits: ContentLimits,
-) -> Result<proto::ValidateGameResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
-    match request_start(position)? {
-        AnyGame::Board(start) => validate_board_game(position, start, limits),
-        AnyGame::ThreeKingdoms(start) => three_kingdoms::validate_game(position, start, limits),
-    }
-}
-
 /// [`validate_game`] of a 9x10 record: its `position`, from `game` at its start.
 fn validate_board_game(
     position: &proto::Position,
@@ -193,15 +211,6 @@ fn validate_board_game(
         resp.detail = format!("{} is illegal: {}", moves[i], game.describe_reason(reason));
     }
     Ok(resp)
-}
-
-/// Adjudicate: the result of a game record under a rule set.
-pub fn adjudicate(req: &proto::AdjudicateRequest, limits: ContentLimits) -> Result<proto::AdjudicateResponse, Error> {
-    let position = required(req.position.as_ref(), "position")?;
-    match request_start(position)? {
-        AnyGame::Board(start) => adjudicate_board(req, position, start, limits),
-        AnyGame::ThreeKingdoms(start) => three_kingdoms::adjudicate(req, position, start, limits),
-    }
 }
 
 /// [`adjudicate`] of a 9x10 record: the request's `position`, from `start`.
@@ -235,7 +244,7 @@ fn adjudicate_board(
         ),
         AdjudicationError::BadEvent { index, detail } => bad_request(format!("events[{index}]"), detail),
     };
-    let ruling = start.adjudicate(&moves, &events).map_err(unjudged)?;
+    let ruling = BoardGame::adjudicate(&start, &moves, &events).map_err(unjudged)?;
     let mut end = start;
     for &m in &moves[..ruling.decided_at_ply] {
         end.play_unchecked(m);

@@ -7,7 +7,9 @@ use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::engine::{Engine, EngineConfig, SearchPriority};
 
-use super::args::{PositionArgs, RulesArg, api_failure, json, proto_position};
+use chuhe::game::RuleSet;
+
+use super::args::{PositionArgs, api_failure, json, proto_position, proto_rule_set};
 use crate::Failure;
 
 /// The options of `chuhe analyze`.
@@ -37,7 +39,7 @@ pub struct AnalyzeArgs {
     pub hash_mb: usize,
     /// Rule set whose repetition rules the search follows (default: the variant's).
     #[arg(long, value_enum)]
-    pub rules: Option<RulesArg>,
+    pub rules: Option<RuleSet>,
     /// Print the AnalyzeResponse in the canonical protobuf JSON mapping.
     #[arg(long)]
     pub json: bool,
@@ -55,7 +57,7 @@ pub fn run_analyze(a: AnalyzeArgs) -> Result<(), Failure> {
             clock: None,
         }),
         multipv: a.multipv,
-        rule_set: RulesArg::to_proto(a.rules) as i32,
+        rule_set: proto_rule_set(a.rules) as i32,
         ..Default::default()
     };
     let engine = Engine::new(EngineConfig {

@@ -1,32 +1,12 @@
-//! What the commands share: the position they start from, the variant, the rule set
-//! and the notation as the command line names them, and how they become the API's.
+//! What the commands share: the position they start from (its variant is the domain's
+//! [`Variant`], read by its own names), and how it and a rule set become the API's.
 
-use chuhe::api::proto;
+use chuhe::api::{convert, proto};
+use chuhe::game::{RuleSet, Variant};
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::xiangqi::handicap::{self, NamedStart};
-use clap::ValueEnum;
 
 use crate::Failure;
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-/// The variant of a command's position.
-pub enum Variant {
-    Xiangqi,
-    Janggi,
-    #[value(name = "three-kingdoms")]
-    ThreeKingdoms,
-}
-
-impl Variant {
-    /// The API's variant.
-    pub fn proto(self) -> proto::Variant {
-        match self {
-            Variant::Xiangqi => proto::Variant::Xiangqi,
-            Variant::Janggi => proto::Variant::Janggi,
-            Variant::ThreeKingdoms => proto::Variant::ThreeKingdoms,
-        }
-    }
-}
 
 #[derive(clap::Args)]
 /// The position a command works on: variant, start and moves.
@@ -51,73 +31,9 @@ pub struct PositionArgs {
     pub preset: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-/// A rule set named on the command line.
-pub enum RulesArg {
-    /// SIMPLIFIED_V1: perpetual check loses, other repetitions draw.
-    Simplified,
-    /// ASIAN_V1: perpetual check and chase.
-    Asian,
-    /// TOURNAMENT_V1: perpetual check and perpetual attack, with the listed exceptions.
-    Tournament,
-    /// JANGGI_CASUAL_V1: bikjang claims and two passes draw, repetition draws.
-    #[value(name = "janggi-casual")]
-    JanggiCasual,
-    /// JANGGI_TOURNAMENT_V1: counting, a 200-ply limit, perpetual check loses.
-    #[value(name = "janggi-tournament")]
-    JanggiTournament,
-    /// THREE_KINGDOMS_V1: the Three Kingdoms rules of this service.
-    #[value(name = "three-kingdoms")]
-    ThreeKingdoms,
-}
-
-impl RulesArg {
-    /// The API's rule set (none: unspecified).
-    pub fn to_proto(rules: Option<RulesArg>) -> proto::RuleSet {
-        match rules {
-            None => proto::RuleSet::Unspecified,
-            Some(RulesArg::Simplified) => proto::RuleSet::SimplifiedV1,
-            Some(RulesArg::Asian) => proto::RuleSet::AsianV1,
-            Some(RulesArg::Tournament) => proto::RuleSet::TournamentV1,
-            Some(RulesArg::JanggiCasual) => proto::RuleSet::JanggiCasualV1,
-            Some(RulesArg::JanggiTournament) => proto::RuleSet::JanggiTournamentV1,
-            Some(RulesArg::ThreeKingdoms) => proto::RuleSet::ThreeKingdomsV1,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-/// A move notation named on the command line.
-pub enum NotationArg {
-    /// `h2e2`
-    Iccs,
-    /// `h3-e3` (ranks 1-10)
-    Coordinate,
-    /// `C2.5`
-    Wxf,
-    /// `炮二平五`
-    Chinese,
-    /// `B2=5` (Italian letters)
-    Italian,
-    /// `Bhe3` (algebraic, Italian letters)
-    Algebraic,
-    /// `79졸78` (Korean, as Janggi records write moves)
-    Korean,
-}
-
-impl NotationArg {
-    /// The API's notation.
-    pub fn proto(self) -> proto::Notation {
-        match self {
-            NotationArg::Iccs => proto::Notation::Iccs,
-            NotationArg::Coordinate => proto::Notation::Coordinate,
-            NotationArg::Wxf => proto::Notation::Wxf,
-            NotationArg::Chinese => proto::Notation::Chinese,
-            NotationArg::Italian => proto::Notation::Italian,
-            NotationArg::Algebraic => proto::Notation::Algebraic,
-            NotationArg::Korean => proto::Notation::Korean,
-        }
-    }
+/// The API's rule set for the one named on the command line (none: unspecified).
+pub fn proto_rule_set(rules: Option<RuleSet>) -> proto::RuleSet {
+    rules.map_or(proto::RuleSet::Unspecified, convert::proto_rule_set)
 }
 
 /// The API's position for the command's arguments.
@@ -129,7 +45,7 @@ pub fn proto_position(args: &PositionArgs) -> Result<proto::Position, Failure> {
         args.fen.clone()
     };
     Ok(proto::Position {
-        variant: args.variant.proto() as i32,
+        variant: convert::proto_variant(args.variant) as i32,
         fen,
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
         preset,
@@ -152,7 +68,7 @@ pub fn proto_start(name: Option<&str>) -> Result<(i32, u32), Failure> {
     Ok(match start_arg(name)? {
         None => (proto::StartPreset::Unspecified as i32, 0),
         Some(start) => {
-            let (preset, moves) = chuhe::api::convert::proto_start(start);
+            let (preset, moves) = convert::proto_start(start);
             (preset as i32, moves)
         }
     })

@@ -6,9 +6,11 @@ use std::time::Duration;
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::engine::{Engine, EngineConfig};
-use clap::ValueEnum;
 
-use super::args::{PositionArgs, RulesArg, api_failure, json, proto_position};
+use chuhe::game::RuleSet;
+use chuhe::rules::types::Color;
+
+use super::args::{PositionArgs, api_failure, json, proto_position, proto_rule_set};
 use crate::Failure;
 
 #[derive(clap::Args)]
@@ -35,24 +37,16 @@ pub struct AuditArgs {
     book: u32,
     /// The side to audit (default: both).
     #[arg(long, value_enum)]
-    side: Option<SideArg>,
+    side: Option<Color>,
     /// Time spent on each ply in milliseconds, separated by spaces, one per move.
     #[arg(long, default_value = "")]
     clock: String,
     /// Rule set whose repetition rules the searches follow (default: the variant's).
     #[arg(long, value_enum)]
-    rules: Option<RulesArg>,
+    rules: Option<RuleSet>,
     /// Print the AuditGameResponse in the canonical protobuf JSON mapping.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum SideArg {
-    /// Red (Janggi: Cho).
-    Red,
-    /// Black (Janggi: Han).
-    Black,
 }
 
 /// `chuhe audit`: the API's audit on this thread, a table of the plies and the
@@ -76,12 +70,11 @@ pub fn run_audit(args: AuditArgs) -> Result<(), Failure> {
         .collect::<Result<Vec<u32>, Failure>>()?;
     let players = match args.side {
         None => Vec::new(),
-        Some(SideArg::Red) => vec![proto::Player::Red as i32],
-        Some(SideArg::Black) => vec![proto::Player::Black as i32],
+        Some(side) => vec![proto::Player::from(side) as i32],
     };
     let request = proto::AuditGameRequest {
         position: Some(position),
-        rule_set: RulesArg::to_proto(args.rules) as i32,
+        rule_set: proto_rule_set(args.rules) as i32,
         players,
         nodes_per_ply: args.nodes.unwrap_or(0),
         movetime_ms_per_ply: args.movetime.unwrap_or(0),

@@ -1,15 +1,14 @@
 //! The commands that ask the rules: `perft`, `moves`, `adjudicate` and `convert`.
 
-use chuhe::api::convert::ContentLimits;
+use chuhe::api::convert::{self, ContentLimits};
 use chuhe::api::proto;
-use chuhe::game::BoardGame;
+use chuhe::game::{AnyGame, BoardGame, RuleSet, Variant};
+use chuhe::notation::Notation;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::types::MoveList;
 use chuhe::rules::{GamePosition, perft};
 
-use super::args::{
-    NotationArg, PositionArgs, RulesArg, Variant, api_failure, json, proto_position, proto_start, start_arg,
-};
+use super::args::{PositionArgs, api_failure, json, proto_position, proto_rule_set, proto_start, start_arg};
 use crate::Failure;
 
 /// No limit on the moves of a position given on the command line.
@@ -18,9 +17,9 @@ const NO_LIMIT: ContentLimits = ContentLimits { max_game_plies: usize::MAX };
 /// `chuhe perft`.
 pub fn run_perft(position: &PositionArgs, depth: u32, divide: bool) -> Result<(), Failure> {
     match game(position)? {
-        None => print_perft(&mut three_kingdoms_position(position)?, depth, divide),
-        Some(BoardGame::Xiangqi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
-        Some(BoardGame::Janggi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
+        AnyGame::ThreeKingdoms(g) => print_perft(&mut g.position().clone(), depth, divide),
+        AnyGame::Board(BoardGame::Xiangqi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
+        AnyGame::Board(BoardGame::Janggi(g, _)) => print_perft(&mut g.position().clone(), depth, divide),
     }
 }
 
@@ -33,8 +32,9 @@ pub fn run_moves(position: &PositionArgs, as_json: bool) -> Result<(), Failure> 
         out!("{}", json(&r)?);
         return Ok(());
     }
-    let Some(game) = game(position)? else {
-        return print_three_kingdoms_moves(&three_kingdoms_position(position)?);
+    let game = match game(position)? {
+        AnyGame::Board(game) => game,
+        AnyGame::ThreeKingdoms(game) => return print_three_kingdoms_moves(game.position()),
     };
     let mut list = MoveList::new();
     // The game's moves: a handicap's rules hold too.
@@ -64,10 +64,10 @@ fn print_three_kingdoms_moves(pos: &three_kingdoms::Position) -> Result<(), Fail
 }
 
 /// `chuhe adjudicate`: the AdjudicateResponse as lines, or as JSON.
-pub fn run_adjudicate(position: &PositionArgs, rules: Option<RulesArg>, as_json: bool) -> Result<(), Failure> {
+pub fn run_adjudicate(position: &PositionArgs, rules: Option<RuleSet>, as_json: bool) -> Result<(), Failure> {
     let request = proto::AdjudicateRequest {
         position: Some(proto_position(position)?),
-        rule_set: RulesArg::to_proto(rules) as i32,
+        rule_set: proto_rule_set(rules) as i32,
         events: Vec::new(),
     };
     let r = chuhe::api::rules::adjudicate(&request, NO_LIMIT).map_err(api_failure)?;
@@ -107,10 +107,10 @@ pub struct ConvertArgs {
     pub moves: String,
     /// Notation of `--moves`.
     #[arg(long, value_enum, default_value = "iccs")]
-    pub from: NotationArg,
+    pub from: Notation,
     /// Notation to write.
     #[arg(long, value_enum, default_value = "iccs")]
-    pub to: NotationArg,
+    pub to: Notation,
     /// Print the ConvertMoves response in the canonical protobuf JSON mapping.
     #[arg(long)]
     pub json: bool,
@@ -121,15 +121,15 @@ pub fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
     let (preset, handicap_moves) = proto_start(args.preset.as_deref())?;
     let request = proto::ConvertMovesRequest {
         start: Some(proto::Position {
-            variant: args.variant.proto() as i32,
+            variant: convert::proto_variant(args.variant) as i32,
             fen: args.fen,
             preset,
             handicap_moves,
             ..Default::default()
         }),
         moves: args.moves.split_whitespace().map(str::to_string).collect(),
-        from: args.from.proto() as i32,
-        to: args.to.proto() as i32,
+        from: convert::proto_notation(args.from) as i32,
+        to: convert::proto_notation(args.to) as i32,
     };
     let r = chuhe::api::notation::convert_moves(&request, NO_LIMIT).map_err(api_failure)?;
     if args.json {
@@ -140,21 +140,20 @@ pub fn run_convert(args: ConvertArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The game of a 9x10 variant from `--fen` or `--preset` and `--moves` (ICCS, a pass
-/// written `pass`); `None` for Three Kingdoms.
-fn game(args: &PositionArgs) -> Result<Option<BoardGame>, Failure> {
-    let variant = match args.variant {
-        Variant::ThreeKingdoms => return Ok(None),
-        Variant::Xiangqi => chuhe::game::Variant::Xiangqi,
-        Variant::Janggi => chuhe::game::Variant::Janggi,
-    };
+/// The game of `--variant` from `--fen` or `--preset` and `--moves` (ICCS, a pass
+/// written `pass`; Three Kingdoms: a position text and point names).
+fn game(args: &PositionArgs) -> Result<AnyGame, Failure> {
+    let variant = args.variant;
+    if variant == Variant::ThreeKingdoms {
+        return Ok(AnyGame::ThreeKingdoms(three_kingdoms::Game::new(three_kingdoms_position(args)?)));
+    }
     let mut game = match (start_arg(args.preset.as_deref())?, variant) {
-        (Some(start), chuhe::game::Variant::Xiangqi) => BoardGame::from_named_start(start),
+        (Some(start), Variant::Xiangqi) => BoardGame::from_named_start(start),
         (Some(_), _) => return Err(Failure::Message("handicap presets are Xiangqi's".into())),
         (None, _) => BoardGame::from_fen(variant, &args.fen).map_err(Failure::Message)?,
     };
     game.play_iccs(args.moves.split_whitespace()).map_err(|e| Failure::Message(e.to_string()))?;
-    Ok(Some(game))
+    Ok(AnyGame::Board(game))
 }
 
 /// A Three Kingdoms position from `--fen` (a position text or `startpos`) and `--moves`

@@ -6,8 +6,10 @@
 //!   (`xiangqi`, `janggi-tournament`, ...), and a rule set knows its variant.
 //! - [`AnyGame`] is a game of any variant under its rule set: one arm for the two
 //!   9x10 variants ([`BoardGame`]) and one for Three Kingdoms. A front end builds one
-//!   from a request and matches it once; each arm then works with its own move, board
-//!   and side types.
+//!   from a request and hands it on once (the API through its traits of
+//!   `crate::api::variant`); each arm then works with its own move, board and side
+//!   types.
+//! - [`SearchedGame`] is the search of either arm's game, the one the engine runs.
 //! - [`BoardGame`] is a game record of a 9x10 variant (Xiangqi or Janggi) with the rule
 //!   set named for it, each arm holding its own variant's rule set type (so no game is
 //!   paired with another variant's rules), and the operations the front ends share:
@@ -18,11 +20,14 @@
 //!   [`crate::rules::three_kingdoms::Game`]) and one rule set, so its arm carries none.
 
 mod board_game;
+mod command_line;
+mod search;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub use board_game::{BoardGame, MoveFacts, PlayError};
+pub use search::SearchedGame;
 
 use crate::rules::{janggi, three_kingdoms, xiangqi};
 

@@ -101,6 +101,20 @@ impl Notation {
         }
     }
 
+    /// The name on the command line: `iccs`, `coordinate`, `wxf`, `chinese`, `italian`,
+    /// `algebraic`, `korean` (one [`Notation::from_name`] reads).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Notation::Iccs => "iccs",
+            Notation::Coordinate => "coordinate",
+            Notation::Wxf => "wxf",
+            Notation::Chinese => "chinese",
+            Notation::Italian => "italian",
+            Notation::Algebraic => "algebraic",
+            Notation::Korean => "korean",
+        }
+    }
+
     /// Does the notation write Janggi moves? ICCS, coordinates, algebraic and Korean
     /// name points; WXF, Chinese and Italian letters give a straight move's number as a
     /// distance along the file, which does not tell a diagonal move in the palace (of a

@@ -19,11 +19,9 @@
 use std::fmt::{self, Debug};
 
 use super::illegal::{IllegalMove, IllegalReason};
-use super::outcome::AdjudicationError;
 use super::repetition::CyclePly;
 use super::types::{Color, Move, Square};
-use super::xiangqi::handicap::Handicap;
-use super::{BoardPosition, GamePosition, three_kingdoms, xiangqi};
+use super::{BoardPosition, GamePosition};
 
 /// The most sides a variant has (Three Kingdoms' three kingdoms).
 pub const MAX_SIDES: usize = 3;
@@ -89,36 +87,43 @@ impl<P: GamePosition> HandicapRules<P> for NoHandicap {
     }
 }
 
-impl HandicapRules<xiangqi::Position> for Handicap {
-    fn is_none(&self) -> bool {
-        Handicap::is_none(self)
-    }
-    fn keeps_turn(&self, index: usize) -> bool {
-        Handicap::keeps_turn(self, index)
-    }
-    fn forbids(&self, game: &Game<xiangqi::Position>, m: Move) -> Option<IllegalReason> {
-        self.violation(game.position(), m, game.plies().len(), |sq| game.untouched(sq))
+/// Why a record of any variant cannot be judged; `M` is the variant's move type (the
+/// 9x10 [`Move`] unless named). Moves and events are named by their index in the
+/// record's lists, from 0 (as the API's field paths `position.moves[i]` and
+/// `events[i]` are); the text counts moves from 1, as players do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdjudicationError<M = Move> {
+    /// The move at `index` is illegal where it was played.
+    IllegalMove {
+        /// The move's index in the record, from 0.
+        index: usize,
+        /// The move.
+        mv: M,
+        /// The first rule it breaks.
+        reason: IllegalReason,
+    },
+    /// The event at `index` cannot be as given: it follows a ply past the record's end,
+    /// or claims what the position does not allow.
+    BadEvent {
+        /// The event's index, from 0.
+        index: usize,
+        /// What is wrong with it, in words.
+        detail: String,
+    },
+}
+
+impl<M: fmt::Display> fmt::Display for AdjudicationError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AdjudicationError::IllegalMove { index, mv, reason } => {
+                write!(f, "move {} ({mv}) is illegal: {}", index + 1, reason.describe())
+            }
+            AdjudicationError::BadEvent { index, detail } => write!(f, "event {index}: {detail}"),
+        }
     }
 }
 
-/// A Three Kingdoms ply is irreversible when it takes a piece or defeats a kingdom
-/// that has no legal move (the key records the defeated).
-impl RecordedPosition for three_kingdoms::Position {
-    type Piece = three_kingdoms::Piece;
-    type Handicap = NoHandicap;
-    fn captured_by(undo: &three_kingdoms::Undo) -> Option<three_kingdoms::Piece> {
-        undo.captured()
-    }
-    fn is_irreversible(undo: &three_kingdoms::Undo) -> bool {
-        undo.captured().is_some() || undo.defeated_without_moves().next().is_some()
-    }
-    fn side_index(side: three_kingdoms::Kingdom) -> usize {
-        side.index()
-    }
-    fn fullmove_number(&self) -> u32 {
-        self.move_number()
-    }
-}
+impl<M: fmt::Debug + fmt::Display> std::error::Error for AdjudicationError<M> {}
 
 /// One ply of a game of the variant whose position is `P`.
 pub struct Ply<P: RecordedPosition> {

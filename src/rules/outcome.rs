@@ -1,10 +1,8 @@
 //! Results of two-player games and the rulings that explain them, and why a record of
 //! any variant cannot be judged ([`AdjudicationError`]).
 
-use std::fmt;
-
+pub use super::game::AdjudicationError;
 use super::game::{Game, RecordedPosition};
-use super::illegal::IllegalReason;
 use super::types::{Color, Move, PieceKind, Square};
 
 /// The result of a game as it stands.
@@ -226,41 +224,3 @@ impl Ruling {
         }
     }
 }
-
-/// Why a record of any variant cannot be judged; `M` is the variant's move type (the
-/// 9x10 [`Move`] unless named). Moves and events are named by their index in the
-/// record's lists, from 0 (as the API's field paths `position.moves[i]` and
-/// `events[i]` are); the text counts moves from 1, as players do.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AdjudicationError<M = Move> {
-    /// The move at `index` is illegal where it was played.
-    IllegalMove {
-        /// The move's index in the record, from 0.
-        index: usize,
-        /// The move.
-        mv: M,
-        /// The first rule it breaks.
-        reason: IllegalReason,
-    },
-    /// The event at `index` cannot be as given: it follows a ply past the record's end,
-    /// or claims what the position does not allow.
-    BadEvent {
-        /// The event's index, from 0.
-        index: usize,
-        /// What is wrong with it, in words.
-        detail: String,
-    },
-}
-
-impl<M: fmt::Display> fmt::Display for AdjudicationError<M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AdjudicationError::IllegalMove { index, mv, reason } => {
-                write!(f, "move {} ({mv}) is illegal: {}", index + 1, reason.describe())
-            }
-            AdjudicationError::BadEvent { index, detail } => write!(f, "event {index}: {detail}"),
-        }
-    }
-}
-
-impl<M: fmt::Debug + fmt::Display> std::error::Error for AdjudicationError<M> {}

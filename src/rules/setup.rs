@@ -5,7 +5,6 @@
 use std::fmt;
 
 use super::board::Board;
-use super::janggi;
 use super::types::{Color, Piece, PieceKind, Square};
 
 /// Pieces, side to move and counters, as written, not yet validated.
@@ -35,19 +34,23 @@ pub enum BoardVariant {
 }
 
 impl BoardVariant {
-    /// The variant's name of a side: `red`, or Janggi's `cho`.
-    pub fn side_name(self, c: Color) -> &'static str {
-        match self {
-            BoardVariant::Xiangqi => c.name(),
-            BoardVariant::Janggi => janggi::side_name(c),
+    /// The variant's name of a side: `red`, or Janggi's `cho` (Cho moves first) and
+    /// `han`.
+    pub const fn side_name(self, c: Color) -> &'static str {
+        match (self, c) {
+            (BoardVariant::Janggi, Color::Red) => "cho",
+            (BoardVariant::Janggi, Color::Black) => "han",
+            (BoardVariant::Xiangqi, c) => c.name(),
         }
     }
 
-    /// The variant's name of a kind: `advisor`, or Janggi's `guard`.
-    pub fn kind_name(self, k: PieceKind) -> &'static str {
-        match self {
-            BoardVariant::Xiangqi => k.name(),
-            BoardVariant::Janggi => janggi::kind_name(k),
+    /// The variant's name of a kind: `advisor`, or Janggi's `guard` (and its `soldier`
+    /// for the pawn).
+    pub const fn kind_name(self, k: PieceKind) -> &'static str {
+        match (self, k) {
+            (BoardVariant::Janggi, PieceKind::Advisor) => "guard",
+            (BoardVariant::Janggi, PieceKind::Pawn) => "soldier",
+            (_, k) => k.name(),
         }
     }
 }

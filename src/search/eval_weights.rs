@@ -2,11 +2,9 @@
 //! [`super::eval`] (see its term indices). Written by `chuhe tune` (docs/engine.md, "Tuning
 //! the evaluation"); edit by retuning, or by hand with the same layout.
 
-use super::eval::TERMS;
-
 /// The weight of each evaluation term, `[opening, endgame]`.
 #[rustfmt::skip]
-pub const WEIGHTS: [[i32; 2]; TERMS] = [
+pub const WEIGHTS: [[i32; 2]; 658] = [
     // material: general, advisor, elephant, horse, chariot, cannon, soldier (before the river)
     [0, 0], [178, 108], [179, 116], [369, 432], [927, 912], [491, 395], [84, 135],
     // general placement, from its own back rank, files a..i

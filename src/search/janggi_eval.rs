@@ -21,7 +21,7 @@
 pub use super::janggi_weights::WEIGHTS;
 pub use super::terms::Material;
 pub use super::terms::TermSink;
-use super::terms::{PieceSquareTable, WeightedSum, attackers, for_red, line_reach, palace_pressure, side_by_side};
+use super::terms::{PieceSquareTable, PieceTerms, attackers, for_red, line_reach, palace_pressure, side_by_side};
 use crate::rules::board::{Bitboard, Board, FILE_MASKS, HORSE_ATTACKERS, RANK_MASKS, squares};
 use crate::rules::janggi::adjudicate::counting_tenths;
 use crate::rules::janggi::tables::{PALACE, PALACE_STEPS};
@@ -65,69 +65,48 @@ pub const CANNON_MOBILITY: usize = THREATS + 24;
 pub const SOLDIER_PAIR: usize = CANNON_MOBILITY + 1;
 /// The number of terms.
 pub const TERMS: usize = SOLDIER_PAIR + 1;
+// The weights file (written by the tuner) holds one pair per term.
+const _: () = assert!(WEIGHTS.len() == TERMS);
 
-/// Phase weight of each kind (attacking pieces only).
-const PHASE: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
 /// The phase of a full board: the opening weights count fully from here up.
 pub const FULL_PHASE: i32 = 36;
+
+/// The material and placement terms: phase weight of each kind (attacking pieces only),
+/// and every piece valued by its material and its placement.
+const PIECES: PieceTerms<TERMS> = PieceTerms {
+    weights: &WEIGHTS,
+    material: MATERIAL,
+    placement: PLACEMENT,
+    phase: [0, 0, 1, 2, 4, 2, 0],
+    full_phase: FULL_PHASE,
+    soldier_placement_alone_across: false,
+};
 
 /// The placement term of `kind` on `sq` for a Han piece if `black`.
 #[inline(always)]
 pub const fn placement_term(kind: usize, black: bool, sq: usize) -> usize {
-    let (file, rank) = (sq % 9, sq / 9);
-    let own_rank = if black { 9 - rank } else { rank };
-    PLACEMENT + kind * 90 + own_rank * 9 + file
+    PIECES.placement_term(kind, black, sq).0
 }
 
-/// Material plus placement of one piece on one point, `(opening, endgame)`, signed:
-/// positive for Cho's pieces. Indexed `[piece][square]`.
-const fn piece_square_table() -> PieceSquareTable {
-    let mut t = [[(0, 0); 90]; 14];
-    let mut p = 0;
-    while p < 14 {
-        let (black, kind) = (p >= 7, p % 7);
-        let mut sq = 0;
-        while sq < 90 {
-            let place = placement_term(kind, black, sq);
-            let mg = WEIGHTS[place][0] + WEIGHTS[MATERIAL + kind][0];
-            let eg = WEIGHTS[place][1] + WEIGHTS[MATERIAL + kind][1];
-            t[p][sq] = if black { (-mg, -eg) } else { (mg, eg) };
-            sq += 1;
-        }
-        p += 1;
-    }
-    t
-}
-
-/// Signed material-and-placement values, see `piece_square_table`.
-pub static PIECE_SQUARE: PieceSquareTable = piece_square_table();
+/// Signed material-and-placement values: positive for Cho's pieces. Indexed
+/// `[piece][square]`.
+pub static PIECE_SQUARE: PieceSquareTable = PIECES.piece_square_table();
 
 /// Counts the material and placement terms of every piece into `sink`; returns the
 /// game phase.
 pub fn material_terms(pos: &Position, sink: &mut impl TermSink) -> i32 {
-    let mut phase = 0;
-    for (sq, piece) in pos.board().iter() {
-        let black = piece.color() == Color::Black;
-        let sign = if black { -1 } else { 1 };
-        let kind = piece.kind().index();
-        sink.add(placement_term(kind, black, sq.index()), sign);
-        sink.add(MATERIAL + kind, sign);
-        phase += PHASE[kind];
-    }
-    phase
+    PIECES.count(pos.board(), sink)
 }
 
 /// The material and placement of every piece, and the phase, computed from scratch.
 pub fn material(pos: &Position) -> Material {
-    let mut sum = WeightedSum::new(&WEIGHTS, 0, 0);
-    let phase = material_terms(pos, &mut sum);
-    Material { mg: sum.mg, eg: sum.eg, phase }
+    PIECES.material(pos.board())
 }
 
 /// The material after `m` (call before playing it). A pass changes nothing.
 #[inline(always)]
 pub fn material_after(material: Material, pos: &Position, m: Move) -> Material {
-    if m.is_pass() { material } else { material.after(pos.board(), m.from(), m.to(), &PIECE_SQUARE, &PHASE) }
+    if m.is_pass() { material } else { material.after(pos.board(), m.from(), m.to(), &PIECE_SQUARE, &PIECES.phase) }
 }
 
 /// The evaluation from the side to move's view.
@@ -138,9 +117,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// The evaluation given the incrementally kept material (which must match `pos`).
 #[inline]
 pub fn evaluate_with(pos: &Position, material: Material) -> i32 {
-    let mut sum = WeightedSum::new(&WEIGHTS, material.mg, material.eg);
-    positional_terms(pos, &mut sum);
-    sum.tapered(material.phase, FULL_PHASE, pos.turn())
+    PIECES.evaluate(material, pos.turn(), |sum| positional_terms(pos, sum))
 }
 
 /// Counts every term but material and placement into `sink`: mobility, missing guards,

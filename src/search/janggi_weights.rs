@@ -2,11 +2,9 @@
 //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi`
 //! (docs/engine.md, "Tuning the evaluation"); edit by retuning, or by hand with the same layout.
 
-use super::janggi_eval::TERMS;
-
 /// The weight of each Janggi evaluation term, `[opening, endgame]`.
 #[rustfmt::skip]
-pub const WEIGHTS: [[i32; 2]; TERMS] = [
+pub const WEIGHTS: [[i32; 2]; 685] = [
     // material: general, guard, elephant, horse, chariot, cannon, soldier
     [0, 0], [686, 194], [454, 212], [733, 595], [2006, 1356], [1228, 264], [363, 177],
     // general placement, from its own back rank, files a..i

@@ -44,6 +44,96 @@ impl Material {
     }
 }
 
+/// What tells one evaluation's material and placement terms from another's: its
+/// weights, where its material and placement terms start, the phase each kind adds and
+/// that of a full board, and whether a soldier across the river is valued by its
+/// placement alone (Xiangqi's, whose placement there holds its whole worth).
+pub struct PieceTerms<const N: usize> {
+    /// The weights of every term, `[opening, endgame]`.
+    pub weights: &'static [[i32; 2]; N],
+    /// The first material term (one per kind, by [`PieceKind::index`]).
+    pub material: usize,
+    /// The first placement term: `placement + kind * 90 + own_rank * 9 + file`, ranks
+    /// counted from the piece's own back rank.
+    pub placement: usize,
+    /// The phase each kind adds.
+    pub phase: [i32; 7],
+    /// The phase of a full board: the opening weights count fully from here up.
+    pub full_phase: i32,
+    /// Is a soldier across the river valued by its placement alone?
+    pub soldier_placement_alone_across: bool,
+}
+
+impl<const N: usize> PieceTerms<N> {
+    /// The placement term of `kind` on `sq` for Black's (Han's) piece if `black`, and
+    /// whether its material term counts too.
+    #[inline(always)]
+    pub const fn placement_term(&self, kind: usize, black: bool, sq: usize) -> (usize, bool) {
+        let (file, rank) = (sq % 9, sq / 9);
+        let own_rank = if black { 9 - rank } else { rank };
+        let alone = self.soldier_placement_alone_across && kind == PieceKind::Pawn as usize && own_rank >= 5;
+        (self.placement + kind * 90 + own_rank * 9 + file, !alone)
+    }
+
+    /// Material plus placement of one piece on one point, `(opening, endgame)`,
+    /// signed: positive for Red's (Cho's) pieces. Indexed `[piece][point]`.
+    pub const fn piece_square_table(&self) -> PieceSquareTable {
+        let mut t = [[(0, 0); 90]; 14];
+        let mut p = 0;
+        while p < 14 {
+            let (black, kind) = (p >= 7, p % 7);
+            let mut sq = 0;
+            while sq < 90 {
+                let (place, with_material) = self.placement_term(kind, black, sq);
+                let (mut mg, mut eg) = (self.weights[place][0], self.weights[place][1]);
+                if with_material {
+                    mg += self.weights[self.material + kind][0];
+                    eg += self.weights[self.material + kind][1];
+                }
+                t[p][sq] = if black { (-mg, -eg) } else { (mg, eg) };
+                sq += 1;
+            }
+            p += 1;
+        }
+        t
+    }
+
+    /// Counts the material and placement terms of every piece of `board` into `sink`;
+    /// returns the game phase.
+    pub fn count(&self, board: &Board, sink: &mut impl TermSink) -> i32 {
+        let mut phase = 0;
+        for (sq, piece) in board.iter() {
+            let black = piece.color() == Color::Black;
+            let sign = if black { -1 } else { 1 };
+            let kind = piece.kind().index();
+            let (place, with_material) = self.placement_term(kind, black, sq.index());
+            sink.add(place, sign);
+            if with_material {
+                sink.add(self.material + kind, sign);
+            }
+            phase += self.phase[kind];
+        }
+        phase
+    }
+
+    /// The material and placement of every piece of `board`, and the phase, computed
+    /// from scratch.
+    pub fn material(&self, board: &Board) -> Material {
+        let mut sum = WeightedSum::new(self.weights, 0, 0);
+        let phase = self.count(board, &mut sum);
+        Material { mg: sum.mg, eg: sum.eg, phase }
+    }
+
+    /// The evaluation from `turn`'s view: `material` (kept move by move) plus the
+    /// terms `positional` counts, tapered by the phase.
+    #[inline(always)]
+    pub fn evaluate(&self, material: Material, turn: Color, positional: impl FnOnce(&mut WeightedSum<N>)) -> i32 {
+        let mut sum = WeightedSum::new(self.weights, material.mg, material.eg);
+        positional(&mut sum);
+        sum.tapered(material.phase, self.full_phase, turn)
+    }
+}
+
 /// Where the terms of an evaluation go: summed with their weights, or recorded.
 pub trait TermSink {
     /// `count` times term `term`, counted for Red or Cho (positive) or for Black or Han

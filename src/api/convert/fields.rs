@@ -1,14 +1,13 @@
 //! Enum fields of requests (notations, rule sets, events) read and checked, the caps
 //! of repeated fields, and the adjudication's answers as messages.
 
-use super::moves::rule_set_of;
 use crate::api::error::{Error, bad_request, unimplemented};
 use crate::api::proto;
-use crate::game::{BoardGame, Variant};
+use crate::game::{BoardGame, RuleSet, Variant};
 use crate::notation::Notation;
-use crate::rules::outcome;
 use crate::rules::types::Color;
 use crate::rules::xiangqi::adjudicate::Warning;
+use crate::rules::{janggi, outcome};
 
 type Status = Error;
 
@@ -175,5 +174,43 @@ pub fn termination(t: Option<outcome::Termination>) -> proto::Termination {
         Some(T::Bikjang) => P::Bikjang,
         Some(T::Counting) => P::Counting,
         Some(T::DoublePass) => P::DoublePass,
+    }
+}
+
+/// The API's rule set enum for a rule set.
+pub fn proto_rule_set(rules: RuleSet) -> proto::RuleSet {
+    use crate::rules::xiangqi::adjudicate::RuleSet as X;
+    use janggi::adjudicate::RuleSet as J;
+    match rules {
+        RuleSet::Xiangqi(X::SimplifiedV1) => proto::RuleSet::SimplifiedV1,
+        RuleSet::Xiangqi(X::AsianV1) => proto::RuleSet::AsianV1,
+        RuleSet::Xiangqi(X::TournamentV1) => proto::RuleSet::TournamentV1,
+        RuleSet::Janggi(J::CasualV1) => proto::RuleSet::JanggiCasualV1,
+        RuleSet::Janggi(J::TournamentV1) => proto::RuleSet::JanggiTournamentV1,
+        RuleSet::ThreeKingdoms => proto::RuleSet::ThreeKingdomsV1,
+    }
+}
+
+/// The rule set an API rule set enum names (`None`: unspecified or unknown).
+pub fn rule_set_of(value: proto::RuleSet) -> Option<RuleSet> {
+    RuleSet::ALL.into_iter().find(|&r| proto_rule_set(r) == value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule set the API names but `RuleSet::ALL` misses would be refused as unknown:
+    /// each value of the API's enum names a rule set of the domain, and maps back.
+    #[test]
+    fn every_api_rule_set_is_a_domain_rule_set() {
+        let api = (1..).map_while(|v| proto::RuleSet::try_from(v).ok());
+        let mut count = 0;
+        for value in api {
+            let rules = rule_set_of(value).unwrap_or_else(|| panic!("{value:?} names no rule set of RuleSet::ALL"));
+            assert_eq!(proto_rule_set(rules), value);
+            count += 1;
+        }
+        assert_eq!(count, RuleSet::ALL.len(), "every rule set has its value in the API's enum");
     }
 }

@@ -6,11 +6,10 @@ use super::fields::{check_notation, warning};
 use crate::api::error::{Error, bad_request};
 use crate::api::proto;
 use crate::api::wire::{LENGTH_DELIMITED, VARINT, Writer};
-use crate::game::{BoardGame, MoveFacts, RuleSet};
+use crate::game::{BoardGame, MoveFacts};
 use crate::notation::Notation;
 use crate::rules::Status as BoardStatus;
 use crate::rules::illegal::IllegalReason;
-use crate::rules::janggi;
 use crate::rules::types::{Color, Move, Piece, PieceKind, Square};
 
 type Status = Error;
@@ -99,25 +98,6 @@ pub fn render(game: &BoardGame, m: Move, notations: &[(i32, Notation)]) -> Vec<p
 /// What the legal move `m` would make of a repetition under the game's rule set.
 pub fn move_warning(game: &BoardGame, m: Move) -> proto::MoveWarning {
     warning(game.warning(m))
-}
-
-/// The API's rule set enum for a rule set.
-pub fn proto_rule_set(rules: RuleSet) -> proto::RuleSet {
-    use crate::rules::xiangqi::adjudicate::RuleSet as X;
-    use janggi::adjudicate::RuleSet as J;
-    match rules {
-        RuleSet::Xiangqi(X::SimplifiedV1) => proto::RuleSet::SimplifiedV1,
-        RuleSet::Xiangqi(X::AsianV1) => proto::RuleSet::AsianV1,
-        RuleSet::Xiangqi(X::TournamentV1) => proto::RuleSet::TournamentV1,
-        RuleSet::Janggi(J::CasualV1) => proto::RuleSet::JanggiCasualV1,
-        RuleSet::Janggi(J::TournamentV1) => proto::RuleSet::JanggiTournamentV1,
-        RuleSet::ThreeKingdoms => proto::RuleSet::ThreeKingdomsV1,
-    }
-}
-
-/// The rule set an API rule set enum names (`None`: unspecified or unknown).
-pub fn rule_set_of(value: proto::RuleSet) -> Option<RuleSet> {
-    RuleSet::ALL.into_iter().find(|&r| proto_rule_set(r) == value)
 }
 
 impl From<Color> for proto::Player {

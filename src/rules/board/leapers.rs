@@ -145,6 +145,29 @@ const fn horse_legs_table() -> [[(Bitboard, Bitboard); 4]; 90] {
 
 static HORSE_BY_LEG: [[(Bitboard, Bitboard); 4]; 90] = horse_legs_table();
 
+/// The attackers of each point for a table of each side's steps: `attackers[c][t]`
+/// holds the points from which a step of `steps[c]` reaches `t` (a pawn's or a
+/// soldier's, whose steps nothing blocks).
+pub const fn attackers_of(steps: &[[Bitboard; 90]; 2]) -> [[Bitboard; 90]; 2] {
+    let mut attackers = [[0u128; 90]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 90 {
+            let mut t = 0;
+            while t < 90 {
+                if steps[c][s] & (1u128 << t) != 0 {
+                    attackers[c][t] |= 1u128 << s;
+                }
+                t += 1;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    attackers
+}
+
 /// Points from which a horse could attack a point (ignoring legs): a cheap pre-test.
 pub static HORSE_ZONES: [Bitboard; 90] = horse_zones();
 

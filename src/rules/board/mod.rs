@@ -9,7 +9,8 @@ mod lines;
 
 pub use guard::{CheckCandidates, Guard, only_piece};
 pub use leapers::{
-    HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, Step, Steps, horse_attackers, horse_attacks, horse_legs, horse_targets,
+    HORSE_ATTACKERS, HORSE_MOVES, HORSE_ZONES, Step, Steps, attackers_of, horse_attackers, horse_attacks, horse_legs,
+    horse_targets,
 };
 pub use lines::{
     ALL_SQUARES, FILE_LINES, FILE_MASKS, LineView, NO_STOP, PALACE, RANK_LINES, RANK_MASKS, between, bit, bit_at,

@@ -144,19 +144,12 @@ impl BoardRules for Janggi {
 
 /// Janggi's names of the sides: Cho moves first.
 pub const fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "cho",
-        Color::Black => "han",
-    }
+    BoardVariant::Janggi.side_name(c)
 }
 
 /// Janggi's names of the kinds (the advisor is a guard, the pawn a soldier).
 pub const fn kind_name(k: PieceKind) -> &'static str {
-    match k {
-        PieceKind::Advisor => "guard",
-        PieceKind::Pawn => "soldier",
-        other => other.name(),
-    }
+    BoardVariant::Janggi.kind_name(k)
 }
 
 /// The four ways a side may set up its horses and elephants, read left to right from

@@ -3,7 +3,7 @@
 //! or a file. The horse and the chariot's rank and file views are shared 9x10 geometry
 //! (`rules::board`).
 
-use crate::rules::board::{Bitboard, NO_STOP};
+use crate::rules::board::{Bitboard, NO_STOP, attackers_of};
 
 const fn on_board(f: i32, r: i32) -> bool {
     f >= 0 && f < 9 && r >= 0 && r < 10
@@ -241,9 +241,8 @@ const fn elephant_zones() -> [Bitboard; 90] {
 /// pre-test.
 pub static ELEPHANT_ZONES: [Bitboard; 90] = elephant_zones();
 
-const fn soldier_tables() -> ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) {
+const fn soldier_tables() -> [[Bitboard; 90]; 2] {
     let mut steps = [[0u128; 90]; 2];
-    let mut attackers = [[0u128; 90]; 2];
     let mut c = 0;
     while c < 2 {
         let forward = if c == 0 { 1 } else { -1 };
@@ -274,27 +273,20 @@ const fn soldier_tables() -> ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) {
                 df += 2;
             }
             steps[c][s] = targets;
-            let mut t = 0;
-            while t < 90 {
-                if targets & (1u128 << t) != 0 {
-                    attackers[c][t] |= 1u128 << s;
-                }
-                t += 1;
-            }
             s += 1;
         }
         c += 1;
     }
-    (steps, attackers)
+    steps
 }
 
-const SOLDIER: ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) = soldier_tables();
+const SOLDIER: [[Bitboard; 90]; 2] = soldier_tables();
 /// `SOLDIER_STEPS[color][from]`: forward, sideways, and diagonally forward along the
 /// diagonals of the enemy palace.
-pub static SOLDIER_STEPS: [[Bitboard; 90]; 2] = SOLDIER.0;
+pub static SOLDIER_STEPS: [[Bitboard; 90]; 2] = SOLDIER;
 /// `SOLDIER_ATTACKERS[color][target]`: the points from which a soldier of `color`
 /// reaches `target`.
-pub static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] = SOLDIER.1;
+pub static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] = attackers_of(&SOLDIER);
 
 /// Ranks a soldier of each side can stand on: never behind its start rank.
 pub const SOLDIER_POINTS: [Bitboard; 2] = [!0u128 << 27 & crate::rules::board::ALL_SQUARES, (1u128 << 63) - 1];

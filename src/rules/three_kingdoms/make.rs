@@ -6,6 +6,7 @@ use super::moves::{Move, MoveList};
 use super::piece::{EMPTY, Kind, NO_POINT, Piece, kind_of, origin_of};
 use super::position::{Position, Status};
 use super::zobrist::{ZOBRIST_DEFEATED, ZOBRIST_SIDE, zobrist};
+use crate::rules::game::{NoHandicap, RecordedPosition};
 use crate::rules::illegal::IllegalMove;
 
 /// What [`Position::play_unchecked`] hands back so that [`Position::undo`] restores the
@@ -195,5 +196,24 @@ impl Position {
             removed.1 += 1;
             self.pass_turn();
         }
+    }
+}
+
+/// A Three Kingdoms ply is irreversible when it takes a piece or defeats a kingdom
+/// that has no legal move (the key records the defeated).
+impl RecordedPosition for Position {
+    type Piece = Piece;
+    type Handicap = NoHandicap;
+    fn captured_by(undo: &Undo) -> Option<Piece> {
+        undo.captured()
+    }
+    fn is_irreversible(undo: &Undo) -> bool {
+        undo.captured().is_some() || undo.defeated_without_moves().next().is_some()
+    }
+    fn side_index(side: Kingdom) -> usize {
+        side.index()
+    }
+    fn fullmove_number(&self) -> u32 {
+        self.move_number()
     }
 }

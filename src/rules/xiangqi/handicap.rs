@@ -34,9 +34,10 @@
 //!   one (h0). The nine-piece odds (让九子) remove both advisors, both elephants and all
 //!   five pawns, leaving the general, the chariots, the horses and the cannons.
 
-use super::Position;
 use super::tables::own_side;
+use super::{Game, Position};
 use crate::rules::BoardPosition;
+use crate::rules::game::HandicapRules;
 use crate::rules::illegal::IllegalReason;
 use crate::rules::types::{Color, Move, PieceKind, Square};
 
@@ -316,5 +317,19 @@ impl Preset {
             Preset::OneChariot => Handicap { protected: protect(&["a3", "b0", "b2"], false), ..Handicap::default() },
             _ => Handicap::default(),
         }
+    }
+}
+
+/// The generic record keeps a handicap's turns and checks its protected pieces
+/// through these.
+impl HandicapRules<Position> for Handicap {
+    fn is_none(&self) -> bool {
+        Handicap::is_none(self)
+    }
+    fn keeps_turn(&self, index: usize) -> bool {
+        Handicap::keeps_turn(self, index)
+    }
+    fn forbids(&self, game: &Game, m: Move) -> Option<IllegalReason> {
+        self.violation(game.position(), m, game.plies().len(), |sq| game.untouched(sq))
     }
 }

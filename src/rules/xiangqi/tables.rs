@@ -1,7 +1,7 @@
 //! Xiangqi's own step tables: general, advisor, elephant and pawn, per colour. The horse
 //! and the sliders are shared 9x10 geometry (`rules::board`).
 
-use crate::rules::board::{Bitboard, Steps};
+use crate::rules::board::{Bitboard, Steps, attackers_of};
 
 const fn on_board(f: i32, r: i32) -> bool {
     f >= 0 && f < 9 && r >= 0 && r < 10
@@ -81,9 +81,8 @@ const fn elephant_steps() -> [[Steps; 90]; 2] {
 /// elephant never crosses the river.
 pub static ELEPHANT_STEPS: [[Steps; 90]; 2] = elephant_steps();
 
-const fn pawn_tables() -> ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) {
+const fn pawn_tables() -> [[Bitboard; 90]; 2] {
     let mut steps = [[0u128; 90]; 2];
-    let mut attackers = [[0u128; 90]; 2];
     let mut c = 0;
     while c < 2 {
         let forward = if c == 0 { 1 } else { -1 };
@@ -103,26 +102,19 @@ const fn pawn_tables() -> ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) {
                 }
             }
             steps[c][s] = targets;
-            let mut t = 0;
-            while t < 90 {
-                if targets & (1u128 << t) != 0 {
-                    attackers[c][t] |= 1u128 << s;
-                }
-                t += 1;
-            }
             s += 1;
         }
         c += 1;
     }
-    (steps, attackers)
+    steps
 }
 
-const PAWN: ([[Bitboard; 90]; 2], [[Bitboard; 90]; 2]) = pawn_tables();
+const PAWN: [[Bitboard; 90]; 2] = pawn_tables();
 /// `PAWN_STEPS[color][from]`: forward, and sideways once across the river.
-pub static PAWN_STEPS: [[Bitboard; 90]; 2] = PAWN.0;
+pub static PAWN_STEPS: [[Bitboard; 90]; 2] = PAWN;
 /// `PAWN_ATTACKERS[color][target]`: the points from which a pawn of `color` reaches
 /// `target`.
-pub static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = PAWN.1;
+pub static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = attackers_of(&PAWN);
 
 const fn reachable(table: &[[Bitboard; 90]; 2], c: usize, start: Bitboard) -> Bitboard {
     // Closure of `start` under one colour's steps: the points a piece can ever stand on.
@@ -168,7 +160,7 @@ const fn elephant_reach(c: usize) -> Bitboard {
 }
 
 const ELEPHANT_STEPS_CONST: [[Steps; 90]; 2] = elephant_steps();
-const PAWN_STEPS_CONST: [[Bitboard; 90]; 2] = PAWN.0;
+const PAWN_STEPS_CONST: [[Bitboard; 90]; 2] = PAWN;
 const ADVISOR_STEPS_CONST: [[Bitboard; 90]; 2] = palace_steps(true);
 
 const fn pawn_starts(c: usize) -> Bitboard {

@@ -80,11 +80,10 @@ pub fn janggi_weights_source(weights: &[[i32; 2]]) -> String {
     let header = "//! The Janggi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::janggi_eval`] (see its term indices). Written by `chuhe tune --janggi`\n\
          //! (docs/engine.md, \"Tuning the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
-         use super::janggi_eval::TERMS;\n\n\
          /// The weight of each Janggi evaluation term, `[opening, endgame]`.\n\
          #[rustfmt::skip]\n\
-         pub const WEIGHTS: [[i32; 2]; TERMS] = [\n";
-    weights_text(header, sections, weights)
+         pub const WEIGHTS: [[i32; 2]; {terms}] = [\n";
+    weights_text(&header.replace("{terms}", &weights.len().to_string()), sections, weights)
 }
 
 #[cfg(test)]

@@ -261,11 +261,10 @@ pub fn weights_source(weights: &[[i32; 2]]) -> String {
     let header = "//! The Xiangqi evaluation's weights, `[opening, endgame]` in centipawns, one per term of\n\
          //! [`super::eval`] (see its term indices). Written by `chuhe tune` (docs/engine.md, \"Tuning\n\
          //! the evaluation\"); edit by retuning, or by hand with the same layout.\n\n\
-         use super::eval::TERMS;\n\n\
          /// The weight of each evaluation term, `[opening, endgame]`.\n\
          #[rustfmt::skip]\n\
-         pub const WEIGHTS: [[i32; 2]; TERMS] = [\n";
-    weights_text(header, sections, weights)
+         pub const WEIGHTS: [[i32; 2]; {terms}] = [\n";
+    weights_text(&header.replace("{terms}", &weights.len().to_string()), sections, weights)
 }
 
 /// A weights file: `header`, then each section `(comment, first term, terms, terms per

@@ -13,9 +13,9 @@
 //!    late-move pruning has started, only checks and a Janggi pass, never pruned).
 //! 5. The captures put aside, unless the node prunes them all (quiescence).
 
-use super::ordering::capture_value;
 use super::*;
 use crate::rules::board::{CheckCandidates, Guard};
+use crate::rules::types::PieceKind;
 
 /// What kind of move the picker hands out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,6 +146,15 @@ pub(super) fn sort_key(score: i32, place: usize) -> i32 {
 #[inline(always)]
 fn place_of(key: i32) -> usize {
     (255 - (key & 255)) as usize
+}
+
+/// Ordering values (MVV-LVA).
+const VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 150];
+
+/// The ordering value of a piece kind.
+#[inline]
+fn capture_value(kind: PieceKind) -> i32 {
+    VALUE[kind.index()]
 }
 
 impl<P: Searchable> Worker<'_, P> {

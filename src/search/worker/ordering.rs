@@ -3,7 +3,6 @@
 
 use super::movepick::sort_key;
 use super::*;
-use crate::rules::types::PieceKind;
 
 impl<P: Searchable> Worker<'_, P> {
     pub(super) fn is_killer(&self, ply: usize, m: Move) -> bool {
@@ -158,13 +157,4 @@ pub(super) fn reduction(depth: i32, count: usize) -> i32 {
         t
     });
     table[(depth.max(0) as usize).min(63)][count.min(63)] as i32
-}
-
-/// Ordering values (MVV-LVA).
-const VALUE: [i32; 7] = [10_000, 200, 200, 400, 900, 450, 150];
-
-/// The ordering value of a piece kind.
-#[inline]
-pub(super) fn capture_value(kind: PieceKind) -> i32 {
-    VALUE[kind.index()]
 }

@@ -26,9 +26,13 @@
 //!   MOVE_LIMIT (180 plies without capture or defeat). The only rule set is
 //!   `RULE_SET_THREE_KINGDOMS_V1` (or unset).
 
+mod analysis;
+
 use super::convert::{self, ContentLimits};
-use super::error::{Error, bad_request};
+use super::error::{Error, bad_request, unimplemented};
 use super::proto;
+use super::variant::{NotationCalls, RulesCalls};
+use super::wire::Encoded;
 use crate::rules::three_kingdoms::outcome::{self, Event, EventKind, Game, GameResult, Termination};
 use crate::rules::three_kingdoms::{Kind, Kingdom, Move, MoveError, MoveList, Point, Position, text};
 
@@ -201,10 +205,7 @@ fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
 }
 
 /// [`super::rules::list_legal_moves`] in the Three Kingdoms game of the request.
-pub fn list_legal_moves(
-    req: &proto::ListLegalMovesRequest,
-    game: &Game,
-) -> Result<proto::ListLegalMovesResponse, Error> {
+fn list_legal_moves(req: &proto::ListLegalMovesRequest, game: &Game) -> Result<proto::ListLegalMovesResponse, Error> {
     check_notations(&req.notations, "notations")?;
     let pos = game.position();
     let mut list = MoveList::new();
@@ -222,7 +223,7 @@ pub fn list_legal_moves(
 /// [`super::notation::convert_moves`] in the Three Kingdoms game of the request: its
 /// moves are written in point names only (`from` and `to` unspecified or
 /// NOTATION_POINT_NAME), each read, checked and played in turn.
-pub fn convert_moves(req: &proto::ConvertMovesRequest, mut game: Game) -> Result<proto::ConvertMovesResponse, Error> {
+fn convert_moves(req: &proto::ConvertMovesRequest, mut game: Game) -> Result<proto::ConvertMovesResponse, Error> {
     for (value, field) in [(req.from, "from"), (req.to, "to")] {
         if !matches!(proto::Notation::try_from(value), Ok(proto::Notation::Unspecified | proto::Notation::PointName)) {
             return Err(bad_request(
@@ -255,7 +256,7 @@ fn named_point(p: &proto::Point, field: &str) -> Result<Point, Error> {
 }
 
 /// [`super::rules::validate_move`] in the Three Kingdoms game of the request.
-pub fn validate_move(req: &proto::ValidateMoveRequest, mut game: Game) -> Result<proto::ValidateMoveResponse, Error> {
+fn validate_move(req: &proto::ValidateMoveRequest, mut game: Game) -> Result<proto::ValidateMoveResponse, Error> {
     check_notations(&req.notations, "notations")?;
     match proto::Notation::try_from(req.notation) {
         Ok(proto::Notation::Unspecified) => {}
@@ -302,7 +303,7 @@ pub fn validate_move(req: &proto::ValidateMoveRequest, mut game: Game) -> Result
 
 /// [`super::rules::validate_game`] of a Three Kingdoms record: the request's
 /// `position`, from `game` at its start (no move played).
-pub fn validate_game(
+fn validate_game(
     position: &proto::Position,
     mut game: Game,
     limits: ContentLimits,
@@ -357,7 +358,7 @@ fn termination(t: Option<Termination>) -> proto::Termination {
 
 /// [`super::rules::adjudicate`] of a Three Kingdoms record: the request's `position`,
 /// from `start` (no move played).
-pub fn adjudicate(
+fn adjudicate(
     req: &proto::AdjudicateRequest,
     position: &proto::Position,
     start: Game,
@@ -412,3 +413,48 @@ pub fn adjudicate(
 
 /// The position text of the start position without flag bearers.
 pub const START_WITHOUT_FLAG_BEARERS: &str = text::START_WITHOUT_FLAG_BEARERS;
+
+/// No record format is defined for Three Kingdoms: UNIMPLEMENTED, naming the field
+/// that asks for one.
+pub fn no_records(field: &str) -> Error {
+    unimplemented(format!("{field}: records of Three Kingdoms are not served yet"))
+}
+
+/// RulesService in a Three Kingdoms game.
+impl RulesCalls for Game {
+    fn list_legal_moves(&self, req: &proto::ListLegalMovesRequest) -> Result<Encoded, Error> {
+        list_legal_moves(req, self).map(|r| Encoded(prost::Message::encode_to_vec(&r)))
+    }
+
+    fn validate_move(self, req: &proto::ValidateMoveRequest) -> Result<proto::ValidateMoveResponse, Error> {
+        validate_move(req, self)
+    }
+
+    fn validate_game(
+        self,
+        position: &proto::Position,
+        limits: ContentLimits,
+    ) -> Result<proto::ValidateGameResponse, Error> {
+        validate_game(position, self, limits)
+    }
+
+    fn adjudicate(
+        self,
+        req: &proto::AdjudicateRequest,
+        position: &proto::Position,
+        limits: ContentLimits,
+    ) -> Result<proto::AdjudicateResponse, Error> {
+        adjudicate(req, position, self, limits)
+    }
+}
+
+/// NotationService in a Three Kingdoms game: moves in point names, no records.
+impl NotationCalls for Game {
+    fn convert_moves(self, req: &proto::ConvertMovesRequest) -> Result<proto::ConvertMovesResponse, Error> {
+        convert_moves(req, self)
+    }
+
+    fn export_record(self, _req: &proto::ExportRecordRequest) -> Result<proto::ExportRecordResponse, Error> {
+        Err(no_records("position.variant"))
+    }
+}

@@ -15,11 +15,16 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::analysis::{draw_offer_reason, final_message, principal_variations, progress_message, stop_reason};
-use super::error::{Error, bad_request};
-use super::proto;
-use super::three_kingdoms::{describe_move, kingdom};
-use crate::engine::{self, Budget, Deadline, Engine, SearchStream};
+use super::super::convert;
+use super::super::error::{Error, bad_request};
+use super::super::proto;
+use super::super::searching::{
+    ProgressStream, draw_offer_reason, final_message, principal_variations, progress_message, search_limits,
+    stop_reason,
+};
+use super::super::variant::AnalysisCalls;
+use super::{describe_move, kingdom};
+use crate::engine::{self, Budget, Deadline, Engine};
 use crate::rules::three_kingdoms::outcome::Game;
 use crate::rules::three_kingdoms::{Move, Position};
 use crate::search::three_kingdoms::{self as search, Limits, Outcome, Params, Report, WIN, WIN_BOUND};
@@ -41,7 +46,7 @@ fn check_not_over(game: &Game) -> Result<(), Error> {
 
 /// Root moves of a request, each read and, where `game` is given, legal in it.
 fn root_moves(list: &[String], field: &str, game: Option<&Game>) -> Result<Vec<Move>, Error> {
-    super::convert::check_count(list.len(), super::convert::MAX_ROOT_MOVES, field)?;
+    convert::check_count(list.len(), convert::MAX_ROOT_MOVES, field)?;
     let mut moves = Vec::with_capacity(list.len());
     for (i, t) in list.iter().enumerate() {
         let m = Move::parse(t).map_err(|e| bad_request(format!("{field}[{i}]"), format!("{t:?}: {e}")))?;
@@ -60,7 +65,7 @@ fn job(engine: &Engine, r: &proto::AnalyzeRequest, game: Game, deadline: Option<
     }
     let l = r.limits.unwrap_or_default();
     let params = Params {
-        limits: super::analysis::search_limits(&l)?,
+        limits: search_limits(&l)?,
         multipv: r.multipv.max(1) as usize,
         threads: 1,
         search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,
@@ -121,59 +126,7 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
 /// deadline) bounded it.
 fn run(engine: &Engine, job: &Job, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
     let (time, movetime) = job.budget.from_now();
-    (engine.search_three_kingdoms(&job.game, &job.params, time, stop, on_depth), movetime)
-}
-
-/// Analyze of the request's Three Kingdoms `game` on the calling thread (the command
-/// line's `chuhe analyze`): `on_depth` sees each completed depth as the stream would
-/// send it.
-pub fn analyze_here(
-    engine: &Engine,
-    r: &proto::AnalyzeRequest,
-    game: Game,
-    on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
-) -> Result<proto::AnalyzeResponse, Error> {
-    let job = job(engine, r, game, None)?;
-    let pos = job.game.position();
-    let stop = AtomicBool::new(false);
-    let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
-    Ok(response(pos, &out, engine.tt.hit_rate()))
-}
-
-/// [`super::analysis::analyze`] of the request's Three Kingdoms `game`.
-pub async fn analyze(
-    engine: &Arc<Engine>,
-    r: &proto::AnalyzeRequest,
-    game: Game,
-    deadline: Option<Deadline>,
-) -> Result<proto::AnalyzeResponse, Error> {
-    let job = job(engine, r, game, deadline)?;
-    engine
-        .run(job.budget.until, move |engine, stop| {
-            let out = run(engine, &job, stop, &mut |_| {});
-            response(job.game.position(), &out, engine.tt.hit_rate())
-        })
-        .await
-        .map_err(Error::from)
-}
-
-/// [`super::analysis::analyze_stream`] of the request's Three Kingdoms `game`.
-pub async fn analyze_stream(
-    engine: &Arc<Engine>,
-    r: &proto::AnalyzeRequest,
-    game: Game,
-    deadline: Option<Deadline>,
-) -> Result<SearchStream<proto::AnalyzeStreamResponse>, Error> {
-    let job = job(engine, r, game, deadline)?;
-    engine
-        .stream(job.budget.until, move |engine, stop, send| {
-            let pos = job.game.position();
-            let mut on_depth = |report: &Report| send(progress(pos, report, engine.tt.hit_rate()));
-            let out = run(engine, &job, stop, &mut on_depth);
-            send(final_message(response(pos, &out, engine.tt.hit_rate())));
-        })
-        .await
-        .map_err(Error::from)
+    (engine.search(&job.game, &job.params, time, stop, on_depth), movetime)
 }
 
 /// The thinking time of Hint and EvaluateDrawOffer: the request's, or 300 ms.
@@ -181,46 +134,105 @@ fn think(engine: &Engine, movetime_ms: u32, deadline: Option<Deadline>) -> Budge
     engine.budget(if movetime_ms > 0 { movetime_ms } else { 300 }, false, deadline)
 }
 
-/// [`super::analysis::hint`] in the request's Three Kingdoms `game`.
-pub async fn hint(
-    engine: &Arc<Engine>,
-    r: &proto::HintRequest,
-    game: Game,
-    deadline: Option<Deadline>,
-) -> Result<proto::HintResponse, Error> {
-    check_not_over(&game)?;
-    let position = game.position().clone();
-    let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
-    let (out, _) = engine.run(job.budget.until, move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
-    let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
-    Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
-}
-
-/// [`super::analysis::evaluate_draw_offer`] in the request's Three Kingdoms `game`.
-pub async fn evaluate_draw_offer(
-    engine: &Arc<Engine>,
-    r: &proto::EvaluateDrawOfferRequest,
-    game: Game,
-    deadline: Option<Deadline>,
-) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    check_not_over(&game)?;
-    let pos = game.position();
-    let by = kingdom(r.offered_by).ok_or_else(|| bad_request("offered_by", "name SHU, WU or WEI"))?;
-    if pos.is_defeated(by) || by == pos.side_to_move() {
-        return Err(bad_request(
-            "offered_by",
-            format!("the offer must come from a kingdom in play other than {}, which answers it", pos.side_to_move()),
-        ));
+/// The search RPCs in a Three Kingdoms game.
+impl AnalysisCalls for Game {
+    fn analyze_here(
+        self,
+        engine: &Engine,
+        r: &proto::AnalyzeRequest,
+        on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
+    ) -> Result<proto::AnalyzeResponse, Error> {
+        let job = job(engine, r, self, None)?;
+        let pos = job.game.position();
+        let stop = AtomicBool::new(false);
+        let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
+        Ok(response(pos, &out, engine.tt.hit_rate()))
     }
-    let budget = think(engine, r.movetime_ms, deadline);
-    let verdict = engine
-        .run(budget.until, move |engine, stop| {
-            search::judge_draw_offer(&game, Limits::default(), &engine.tt, stop, engine::deadline(budget.from_now().0))
+
+    async fn analyze(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::AnalyzeRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::AnalyzeResponse, Error> {
+        let job = job(engine, r, self, deadline)?;
+        engine
+            .run(job.budget.until, move |engine, stop| {
+                let out = run(engine, &job, stop, &mut |_| {});
+                response(job.game.position(), &out, engine.tt.hit_rate())
+            })
+            .await
+            .map_err(Error::from)
+    }
+
+    async fn analyze_stream(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::AnalyzeRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<ProgressStream, Error> {
+        let job = job(engine, r, self, deadline)?;
+        engine
+            .stream(job.budget.until, move |engine, stop, send| {
+                let pos = job.game.position();
+                let mut on_depth = |report: &Report| send(progress(pos, report, engine.tt.hit_rate()));
+                let out = run(engine, &job, stop, &mut on_depth);
+                send(final_message(response(pos, &out, engine.tt.hit_rate())));
+            })
+            .await
+            .map_err(Error::from)
+    }
+
+    async fn hint(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::HintRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::HintResponse, Error> {
+        let game = self;
+        check_not_over(&game)?;
+        let position = game.position().clone();
+        let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
+        let (out, _) = engine.run(job.budget.until, move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
+        let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+        Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
+    }
+
+    async fn evaluate_draw_offer(
+        self,
+        engine: &Arc<Engine>,
+        r: &proto::EvaluateDrawOfferRequest,
+        deadline: Option<Deadline>,
+    ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
+        let game = self;
+        check_not_over(&game)?;
+        let pos = game.position();
+        let by = kingdom(r.offered_by).ok_or_else(|| bad_request("offered_by", "name SHU, WU or WEI"))?;
+        if pos.is_defeated(by) || by == pos.side_to_move() {
+            return Err(bad_request(
+                "offered_by",
+                format!(
+                    "the offer must come from a kingdom in play other than {}, which answers it",
+                    pos.side_to_move()
+                ),
+            ));
+        }
+        let budget = think(engine, r.movetime_ms, deadline);
+        let verdict = engine
+            .run(budget.until, move |engine, stop| {
+                search::judge_draw_offer(
+                    &game,
+                    Limits::default(),
+                    &engine.tt,
+                    stop,
+                    engine::deadline(budget.from_now().0),
+                )
+            })
+            .await?;
+        Ok(proto::EvaluateDrawOfferResponse {
+            accept: verdict.answer.accept(),
+            score: Some(score(verdict.score)),
+            reason: draw_offer_reason(verdict.answer) as i32,
         })
-        .await?;
-    Ok(proto::EvaluateDrawOfferResponse {
-        accept: verdict.answer.accept(),
-        score: Some(score(verdict.score)),
-        reason: draw_offer_reason(verdict.answer) as i32,
-    })
+    }
 }
