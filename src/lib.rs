@@ -7,6 +7,7 @@ pub mod api;
 pub mod engine;
 pub mod game;
 pub mod notation;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
