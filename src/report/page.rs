@@ -38,7 +38,7 @@ pub fn render_page(page: &AuditPage) -> String {
     let plies = page.game.map_or(0, |g| g.plies());
     let _ = write!(
         s,
-        r#"<section id="graph"><h2>Evaluation</h2><figure class="graph-figure">{}<figcaption>{}'s win probability after each audited ply, from the score of the move played (the engine's view). Hover a marker for its ply and move.</figcaption></figure></section>"#,
+        r#"<section id="graph"><h2>Evaluation</h2><figure class="graph-figure"><div class="scroll">{}</div><figcaption>{}'s win probability after each audited ply, from the score of the move played (the engine's view). Hover a marker for its ply and move.</figcaption></figure></section>"#,
         evaluation_graph(answer, plies, variant),
         side_name(variant, proto::Player::Red as i32)
     );
