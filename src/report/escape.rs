@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-/// A text written escaped: `&`, `<`, `>`, `"` and `'` become entities, and control
-/// characters that neither HTML nor XML allows are dropped.
+/// A text written escaped: `&`, `<`, `>`, `"` and `'` become entities, and the control
+/// characters and non-characters that neither HTML nor XML allows are dropped.
 pub struct Escaped<'a>(pub &'a str);
 
 impl fmt::Display for Escaped<'_> {
@@ -17,7 +17,7 @@ impl fmt::Display for Escaped<'_> {
                 '"' => f.write_str("&quot;")?,
                 '\'' => f.write_str("&#39;")?,
                 '\t' | '\n' | '\r' => f.write_fmt(format_args!("{c}"))?,
-                c if c.is_control() => {}
+                c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
                 c => f.write_fmt(format_args!("{c}"))?,
             }
         }
@@ -41,6 +41,6 @@ mod tests {
 
     #[test]
     fn control_characters_are_dropped_and_other_text_kept() {
-        assert_eq!(esc("楚\u{0}河\u{1b}\n漢界").to_string(), "楚河\n漢界");
+        assert_eq!(esc("楚\u{0}河\u{1b}\n漢\u{FFFF}界").to_string(), "楚河\n漢界");
     }
 }

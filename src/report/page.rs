@@ -44,7 +44,11 @@ pub fn render_page(page: &AuditPage) -> String {
     );
     let _ = write!(s, r#"<section id="sides"><h2>Per side</h2>{}</section>"#, sides_table(&summary, variant));
     diagrams(&mut s, page, variant);
-    let _ = write!(s, r#"<section id="plies"><h2>Every audited ply</h2>{}</section>"#, plies_table(answer, variant));
+    let _ = write!(
+        s,
+        r#"<section id="plies"><h2>Every audited ply</h2><p class="note">Scores in centipawns from the mover's view, in the position before the move (M<i>n</i>: a mate in <i>n</i> moves, -M<i>n</i>: mated); the loss is the engine's score less the played move's. Forced and decided plies are left out of the figures.</p>{}</section>"#,
+        plies_table(answer, variant)
+    );
     s.push_str("</body></html>\n");
     s
 }

@@ -113,7 +113,7 @@ pub fn plies_table(answer: &proto::AuditGameResponse, variant: Variant) -> Strin
         let rank = if p.played_rank == 0 { "-".to_string() } else { p.played_rank.to_string() };
         let _ = write!(
             s,
-            r#"<tr id="ply-{ply}" class="ply {class}" data-ply="{ply}"><td>{ply}</td><td>{}</td><td class="mv">{}</td><td class="mv">{}</td><td>{}</td><td>{}</td><td>{rank}</td><td>{}</td><td>{:.1} %</td><td>{}{}</td><td>{notes}</td><td>{}</td><td>{}</td><td>{}</td>"#,
+            r#"<tr id="ply-{ply}" class="ply {class}" data-ply="{ply}"><td>{ply}</td><td class="tx">{}</td><td class="tx mv">{}</td><td class="tx mv">{}</td><td>{}</td><td>{}</td><td>{rank}</td><td>{}</td><td>{:.1} %</td><td class="tx">{}{}</td><td class="tx">{notes}</td><td>{}</td><td>{}</td><td>{}</td>"#,
             side_name(variant, p.mover),
             esc(&p.played_move),
             esc(&p.best_move),

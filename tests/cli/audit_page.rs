@@ -46,12 +46,13 @@ struct Audited {
     dir: TempDir,
 }
 
-fn audit(record: &str) -> Audited {
+/// `record` audited, with the `extra` arguments.
+fn audit(record: &str, extra: &[&str]) -> Audited {
     let dir = TempDir::new("audit-page");
     let (html, svg) = (dir.0.join("page.html"), dir.0.join("graph.svg"));
     let record = data_path(record);
     let book = BOOK.to_string();
-    let out = chuhe(&[
+    let mut args = vec![
         "audit",
         "--record",
         path_arg(&record),
@@ -64,7 +65,9 @@ fn audit(record: &str) -> Audited {
         path_arg(&html),
         "--svg",
         path_arg(&svg),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = chuhe(&args);
     assert!(out.status.success(), "chuhe audit failed: {}", String::from_utf8_lossy(&out.stderr));
     let json = String::from_utf8(out.stdout).expect("UTF-8 JSON");
     Audited {
@@ -189,11 +192,8 @@ fn pieces_before(record: &Path, index: usize) -> BTreeSet<(String, char)> {
     let request = proto::ImportRecordRequest { text, variant: variant as i32, ..Default::default() };
     let mut position = chuhe::api::notation::import_record(&request, limits).expect("a record").position.unwrap();
     position.moves.truncate(index);
-    let status = chuhe::api::rules::validate_game(
-        &proto::ValidateGameRequest { position: Some(position), ..Default::default() },
-        limits,
-    )
-    .expect("a legal game");
+    let status = chuhe::api::rules::validate_game(&proto::ValidateGameRequest { position: Some(position) }, limits)
+        .expect("a legal game");
     let placement = status.final_fen.split_whitespace().next().expect("a placement").to_string();
     let mut pieces = BTreeSet::new();
     for (row, rank_text) in placement.split('/').enumerate() {
@@ -323,23 +323,45 @@ fn check_page(a: &Audited, players: [&str; 2], result: &str) -> (usize, usize) {
 
 #[test]
 fn xiangqi_audit_page() {
-    let a = audit(XIANGQI_RECORD);
+    let a = audit(XIANGQI_RECORD, &[]);
     let (marked, drawn) = check_page(&a, ["吕钦", "许银川"], "Red wins");
     assert!(marked > drawn && drawn > 0, "the game has flagged moves: {marked} marked, {drawn} drawn");
     assert!(a.html.contains("楚 河") && a.html.contains('帥'));
+    assert!(!a.html.contains("time_difficulty_correlation"), "no time figure without clock data");
 }
 
 #[test]
 fn janggi_audit_page() {
-    let a = audit(JANGGI_RECORD);
+    // With clock data (made up, varied): the page has the time/difficulty figure and a
+    // clock column.
+    let clock: Vec<String> = (0..73u32).map(|i| (1_000 + i * 7_919 % 40_000).to_string()).collect();
+    let a = audit(JANGGI_RECORD, &["--clock", &clock.join(" ")]);
     let (_, drawn) = check_page(&a, ["하여명", "전동하"], "Cho wins");
     assert!(drawn > 0, "the game has mistakes or blunders");
+    let doc = parse(&a.html);
+    let row = doc
+        .descendants()
+        .find(|n| n.attribute("data-figure") == Some("time_difficulty_correlation"))
+        .expect("the time/difficulty row");
+    let cells: Vec<String> = row.children().filter(|c| c.has_tag_name("td")).map(|c| text_of(&c)).collect();
+    let want: Vec<String> = a
+        .answer
+        .summary
+        .as_ref()
+        .unwrap()
+        .sides
+        .iter()
+        .map(|s| s.time_difficulty_correlation.map_or_else(|| "-".into(), |c| format!("{c:.2}")))
+        .collect();
+    assert_eq!(cells, want);
+    assert!(want.iter().any(|c| c != "-"), "a correlation to show");
+    assert!(a.html.contains("Clock (s)"));
     assert!(!a.html.contains("楚 河") && a.html.contains('漢') && a.html.contains("board janggi"));
 }
 
 #[test]
 fn the_page_of_the_rpcs_json_answer() {
-    let a = audit(XIANGQI_RECORD);
+    let a = audit(XIANGQI_RECORD, &[]);
     let answer = a.dir.0.join("answer.json");
     std::fs::write(&answer, &a.json).unwrap();
     let again = a.dir.0.join("again.html");
@@ -380,7 +402,7 @@ fn the_page_of_the_rpcs_json_answer() {
 
 #[test]
 fn the_page_in_a_headless_browser() {
-    let a = audit(XIANGQI_RECORD);
+    let a = audit(XIANGQI_RECORD, &[]);
     let page = a.dir.0.join("page.html");
 
     let desktop = visit(&page, 1200, 900);

@@ -96,10 +96,10 @@ impl Browser {
                 if message.last() == Some(&0) {
                     message.pop();
                 }
-                if let Ok(value) = serde_json::from_slice::<Value>(&message) {
-                    if send.send(value).is_err() {
-                        break;
-                    }
+                if let Ok(value) = serde_json::from_slice::<Value>(&message)
+                    && send.send(value).is_err()
+                {
+                    break;
                 }
                 message.clear();
             }
