@@ -174,7 +174,7 @@ fn coordinates(s: &mut String, look: &Look) {
     for rank in 0..10u8 {
         let _ = write!(
             s,
-            r#"<text class="coord" x="8" y="{:.1}" fill="{}" font-size="11" dominant-baseline="central">{rank}</text>"#,
+            r#"<text class="coord" x="3" y="{:.1}" fill="{}" font-size="11" dominant-baseline="central">{rank}</text>"#,
             y(rank),
             look.line
         );
