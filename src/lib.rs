@@ -8,6 +8,7 @@ pub mod engine;
 pub mod fixed_list;
 pub mod game;
 pub mod notation;
+pub mod report;
 pub mod rules;
 pub mod search;
 pub mod selfplay;

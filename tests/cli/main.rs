@@ -7,6 +7,8 @@
 mod common;
 
 mod adjudicate;
+mod audit_page;
+mod browser;
 mod commands;
 mod doc_commands;
 mod janggi;
