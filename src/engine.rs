@@ -20,6 +20,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
 
 pub mod priority;
+pub mod store;
 
 pub use priority::SearchPriority;
 
@@ -150,6 +151,9 @@ pub struct Engine {
     pub config: EngineConfig,
     /// The table every search shares.
     pub tt: Arc<TranspositionTable>,
+    /// Where finished searches are kept for the same question again (none: every call
+    /// searches); the API reads and writes it, the engine only holds it.
+    pub store: Option<store::AnalysisStore>,
     permits: Arc<Semaphore>,
     jobs: Mutex<mpsc::Sender<Job>>,
 }
@@ -188,8 +192,13 @@ impl Running {
 }
 
 impl Engine {
-    /// Starts the pool's threads and allocates the table.
+    /// Starts the pool's threads and allocates the table; no store.
     pub fn new(config: EngineConfig) -> Arc<Engine> {
+        Engine::with_store(config, None)
+    }
+
+    /// [`Engine::new`] with an evaluation store.
+    pub fn with_store(config: EngineConfig, store: Option<store::AnalysisStore>) -> Arc<Engine> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let workers = config.workers.max(1);
@@ -217,6 +226,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(config.hash_mb)),
             permits: Arc::new(Semaphore::new(workers)),
             jobs: Mutex::new(tx),
+            store,
             config,
         })
     }

@@ -10,6 +10,8 @@ use super::error::{Error, bad_request};
 use super::game::request_game;
 use super::proto;
 use super::three_kingdoms_analysis;
+
+mod cache;
 use crate::engine::{Budget, Deadline, Engine, SearchStream};
 use crate::game::{AnyGame, BoardGame};
 use crate::rules::types::Move;
@@ -139,6 +141,7 @@ pub fn analyze_request(r: &proto::AnalyzeStreamRequest) -> proto::AnalyzeRequest
         search_moves: r.search_moves.clone(),
         exclude_moves: r.exclude_moves.clone(),
         rule_set: r.rule_set,
+        cache: r.cache,
     }
 }
 
@@ -200,6 +203,7 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
+        from_cache: false,
     }
 }
 
@@ -225,6 +229,7 @@ pub fn progress_message(
         hash_hit_rate: hit_rate,
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
+        from_cache: false,
     }
 }
 
@@ -273,6 +278,7 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
         hash_hit_rate: a.hash_hit_rate,
         stop_reason: a.stop_reason,
         is_final: true,
+        from_cache: a.from_cache,
     }
 }
 
@@ -293,8 +299,14 @@ pub async fn analyze(
         AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
     };
     let job = analyze_job(engine, r, game, deadline)?;
+    let pending = match cache::lookup(engine, &job, r.cache).await? {
+        cache::Cached::Stored(stored) => return Ok(cache::answer(&stored)),
+        cache::Cached::Search(pending) => pending,
+    };
     let (outcome, movetime) = search(engine, job).await?;
-    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+    let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+    cache::save(engine, pending, &answer).await;
+    Ok(answer)
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
@@ -313,6 +325,12 @@ pub async fn analyze_stream(
         }
     };
     let job = analyze_job(engine, r, game, deadline)?;
+    let mut pending = match cache::lookup(engine, &job, r.cache).await? {
+        cache::Cached::Stored(stored) => {
+            return Ok(Box::pin(tokio_stream::once(final_message(cache::answer(&stored)))));
+        }
+        cache::Cached::Search(pending) => pending,
+    };
     let stream = engine
         .stream(job.budget.until, move |engine, stop, send| {
             let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
@@ -320,7 +338,15 @@ pub async fn analyze_stream(
             send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
         })
         .await?;
-    Ok(stream)
+    // The final answer is written as it goes out, without holding the stream back.
+    let engine = engine.clone();
+    Ok(Box::pin(tokio_stream::StreamExt::map(stream, move |message| {
+        if message.is_final && pending.is_some() {
+            let (engine, pending, answer) = (engine.clone(), pending.take(), cache::response_of(&message));
+            tokio::spawn(async move { cache::save(&engine, pending, &answer).await });
+        }
+        message
+    })))
 }
 
 /// Hint: the best move after a short search.
@@ -338,11 +364,30 @@ pub async fn hint(
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
     let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
     let game = job.game.clone();
-    let (outcome, _) = search(engine, job).await?;
-    let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+    let pending = match cache::lookup(engine, &job, r.cache).await? {
+        cache::Cached::Stored(stored) => {
+            let best = Move::parse_iccs(&stored.best_move).filter(|&m| game.explain_illegal(m).is_none());
+            return hint_answer(&game, best, cache::answer(&stored));
+        }
+        cache::Cached::Search(pending) => pending,
+    };
+    let (outcome, movetime) = search(engine, job).await?;
+    let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+    cache::save(engine, pending, &answer).await;
+    hint_answer(&game, outcome.best, answer)
+}
+
+/// The hint of a search's `answer` in `game`: its `best` move and first line's score.
+fn hint_answer(
+    game: &BoardGame,
+    best: Option<Move>,
+    answer: proto::AnalyzeResponse,
+) -> Result<proto::HintResponse, Error> {
+    let best = best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
     Ok(proto::HintResponse {
-        r#move: Some(convert::describe_move(&game, best)),
-        score: outcome.report.lines.first().map(|l| score(l.score)),
+        r#move: Some(convert::describe_move(game, best)),
+        score: answer.lines.first().and_then(|l| l.score),
+        from_cache: answer.from_cache,
     })
 }
 
