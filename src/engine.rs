@@ -19,6 +19,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Outcome, Params, Report};
 
 pub mod priority;
+pub mod store;
 
 pub use priority::SearchPriority;
 
@@ -149,6 +150,9 @@ pub struct Engine {
     pub config: EngineConfig,
     /// The table every search shares.
     pub tt: Arc<TranspositionTable>,
+    /// Where finished searches are kept for the same question again (none: every call
+    /// searches); the API reads and writes it, the engine only holds it.
+    pub store: Option<store::AnalysisStore>,
     permits: Arc<Semaphore>,
     jobs: Mutex<mpsc::Sender<Job>>,
 }
@@ -187,8 +191,13 @@ impl Running {
 }
 
 impl Engine {
-    /// Starts the pool's threads and allocates the table.
+    /// Starts the pool's threads and allocates the table; no store.
     pub fn new(config: EngineConfig) -> Arc<Engine> {
+        Engine::with_store(config, None)
+    }
+
+    /// [`Engine::new`] with an evaluation store.
+    pub fn with_store(config: EngineConfig, store: Option<store::AnalysisStore>) -> Arc<Engine> {
         let (tx, rx) = mpsc::channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         let workers = config.workers.max(1);
@@ -216,6 +225,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(config.hash_mb)),
             permits: Arc::new(Semaphore::new(workers)),
             jobs: Mutex::new(tx),
+            store,
             config,
         })
     }

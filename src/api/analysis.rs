@@ -13,6 +13,8 @@ use super::searching::{
     draw_offer_reason, final_message, nps, principal_variations, progress_message, search_limits, stop_reason,
 };
 use super::variant::AnalysisCalls;
+
+mod cache;
 use crate::engine::{Budget, Deadline, Engine};
 use crate::game::BoardGame;
 use crate::rules::types::Move;
@@ -105,6 +107,7 @@ pub fn analyze_request(r: &proto::AnalyzeStreamRequest) -> proto::AnalyzeRequest
         search_moves: r.search_moves.clone(),
         exclude_moves: r.exclude_moves.clone(),
         rule_set: r.rule_set,
+        cache: r.cache,
     }
 }
 
@@ -135,6 +138,7 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
+        from_cache: false,
     }
 }
 
@@ -227,8 +231,14 @@ impl AnalysisCalls for BoardGame {
         deadline: Option<Deadline>,
     ) -> Result<proto::AnalyzeResponse, Error> {
         let job = analyze_job(engine, r, self, deadline)?;
+        let pending = match cache::lookup(engine, &job, r.cache).await? {
+            cache::Cached::Stored(stored) => return Ok(cache::answer(&stored)),
+            cache::Cached::Search(pending) => pending,
+        };
         let (outcome, movetime) = search(engine, job).await?;
-        Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+        cache::save(engine, pending, &answer).await;
+        Ok(answer)
     }
 
     async fn analyze_stream(
@@ -238,6 +248,12 @@ impl AnalysisCalls for BoardGame {
         deadline: Option<Deadline>,
     ) -> Result<ProgressStream, Error> {
         let job = analyze_job(engine, r, self, deadline)?;
+        let mut pending = match cache::lookup(engine, &job, r.cache).await? {
+            cache::Cached::Stored(stored) => {
+                return Ok(Box::pin(tokio_stream::once(final_message(cache::answer(&stored)))));
+            }
+            cache::Cached::Search(pending) => pending,
+        };
         let stream = engine
             .stream(job.budget.until, move |engine, stop, send| {
                 let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
@@ -245,7 +261,15 @@ impl AnalysisCalls for BoardGame {
                 send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
             })
             .await?;
-        Ok(stream)
+        // The final answer is written as it goes out, without holding the stream back.
+        let engine = engine.clone();
+        Ok(Box::pin(tokio_stream::StreamExt::map(stream, move |message| {
+            if message.is_final && pending.is_some() {
+                let (engine, pending, answer) = (engine.clone(), pending.take(), cache::response_of(&message));
+                tokio::spawn(async move { cache::save(&engine, pending, &answer).await });
+            }
+            message
+        })))
     }
 
     async fn hint(
@@ -258,13 +282,17 @@ impl AnalysisCalls for BoardGame {
         let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
         let game = job.game.clone();
-        let (outcome, _) = search(engine, job).await?;
-        let best =
-            outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
-        Ok(proto::HintResponse {
-            r#move: Some(convert::describe_move(&game, best)),
-            score: outcome.report.lines.first().map(|l| score(l.score)),
-        })
+        let pending = match cache::lookup(engine, &job, r.cache).await? {
+            cache::Cached::Stored(stored) => {
+                let best = Move::parse_iccs(&stored.best_move).filter(|&m| game.explain_illegal(m).is_none());
+                return hint_answer(&game, best, cache::answer(&stored));
+            }
+            cache::Cached::Search(pending) => pending,
+        };
+        let (outcome, movetime) = search(engine, job).await?;
+        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+        cache::save(engine, pending, &answer).await;
+        hint_answer(&game, outcome.best, answer)
     }
 
     async fn evaluate_draw_offer(
@@ -302,4 +330,18 @@ impl AnalysisCalls for BoardGame {
             reason: draw_offer_reason(answer) as i32,
         })
     }
+}
+
+/// The hint of a search's `answer` in `game`: its `best` move and first line's score.
+fn hint_answer(
+    game: &BoardGame,
+    best: Option<Move>,
+    answer: proto::AnalyzeResponse,
+) -> Result<proto::HintResponse, Error> {
+    let best = best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+    Ok(proto::HintResponse {
+        r#move: Some(convert::describe_move(game, best)),
+        score: answer.lines.first().and_then(|l| l.score),
+        from_cache: answer.from_cache,
+    })
 }

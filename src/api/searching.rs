@@ -100,6 +100,7 @@ pub fn progress_message(
         hash_hit_rate: hit_rate,
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
+        from_cache: false,
     }
 }
 
@@ -117,6 +118,7 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
         hash_hit_rate: a.hash_hit_rate,
         stop_reason: a.stop_reason,
         is_final: true,
+        from_cache: a.from_cache,
     }
 }
 

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use chuhe::engine::store::{StoreConfig, StoreKind};
 use chuhe::engine::{EngineConfig, SearchPriority};
 use chuhe::service::connections::{ConnectionLimits, bind};
 use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, serve};
@@ -116,6 +117,28 @@ pub struct ServeArgs {
     /// refuses it (Linux; 0: none).
     #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
     search_nice: i32,
+    /// Where finished searches are kept to answer the same question again: `memory`
+    /// (this process, bounded by the two flags below), `redis://HOST:PORT[/DB]` or
+    /// `rediss://` (TLS; `user:password@` in the URL or the password from a file), a
+    /// Redis every replica shares, or `off`.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE", default_value = "memory", value_parser = parse_cache)]
+    analysis_cache: CacheChoice,
+    /// Most searches the memory store keeps.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_MAX_ENTRIES", default_value_t = 100_000)]
+    analysis_cache_max_entries: usize,
+    /// Most memory the memory store takes, in MiB.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_MAX_MB", default_value_t = 64)]
+    analysis_cache_max_mb: usize,
+    /// Seconds a stored search is kept.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_TTL_S", default_value_t = 86_400)]
+    analysis_cache_ttl_s: u64,
+    /// Longest a store lookup or write may take, in milliseconds, before the call goes
+    /// on without it (searching, or not storing).
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_TIMEOUT_MS", default_value_t = 25)]
+    analysis_cache_timeout_ms: u64,
+    /// A file holding the Redis password (a mounted Secret), instead of one in the URL.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_PASSWORD_FILE")]
+    analysis_cache_password_file: Option<std::path::PathBuf>,
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
@@ -128,6 +151,53 @@ pub enum OnOff {
     On,
     /// Switched off.
     Off,
+}
+
+/// The store `--analysis-cache` names.
+#[derive(Clone, Debug)]
+enum CacheChoice {
+    Off,
+    Memory,
+    Redis(String),
+}
+
+fn parse_cache(text: &str) -> Result<CacheChoice, String> {
+    match text {
+        "off" => Ok(CacheChoice::Off),
+        "memory" => Ok(CacheChoice::Memory),
+        url if url.starts_with("redis://") || url.starts_with("rediss://") => Ok(CacheChoice::Redis(url.to_owned())),
+        _ => Err("off, memory, redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB]".into()),
+    }
+}
+
+impl ServeArgs {
+    /// The store the flags name; the password file is read here.
+    fn analysis_cache(&self) -> Result<StoreConfig, Failure> {
+        let kind = match &self.analysis_cache {
+            CacheChoice::Off => StoreKind::Off,
+            CacheChoice::Memory => StoreKind::Memory {
+                max_entries: self.analysis_cache_max_entries,
+                max_bytes: self.analysis_cache_max_mb.saturating_mul(1 << 20),
+            },
+            CacheChoice::Redis(url) => {
+                let password = match &self.analysis_cache_password_file {
+                    None => None,
+                    Some(path) => Some(
+                        std::fs::read_to_string(path)
+                            .map_err(|e| Failure::Message(format!("cannot read {}: {e}", path.display())))?
+                            .trim_end_matches(['\r', '\n'])
+                            .to_owned(),
+                    ),
+                };
+                StoreKind::Redis { url: url.clone(), password }
+            }
+        };
+        Ok(StoreConfig {
+            kind,
+            ttl: Duration::from_secs(self.analysis_cache_ttl_s.max(1)),
+            timeout: Duration::from_millis(self.analysis_cache_timeout_ms.max(1)),
+        })
+    }
 }
 
 impl Default for ServeArgs {
@@ -151,6 +221,7 @@ impl ServeArgs {
 /// Runs the server until SIGTERM or SIGINT; exits with status 3 when calls were cut.
 pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
     telemetry::init_tracing(args.log_format);
+    let analysis_cache = args.analysis_cache()?;
     let config = ServerConfig {
         max_concurrency: args.max_concurrency,
         request_timeout: Duration::from_millis(args.request_timeout_ms),
@@ -189,6 +260,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             search_priority: SearchPriority { idle: args.search_idle, nice: args.search_nice },
             ..EngineConfig::default()
         },
+        analysis_cache,
     };
     let runtime =
         tokio::runtime::Runtime::new().map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;

@@ -19,6 +19,7 @@ use crate::api::convert::ContentLimits;
 use crate::api::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
+use crate::engine::store::{AnalysisStore, StoreConfig};
 use crate::engine::{Engine, EngineConfig};
 
 /// The exit status of `chuhe serve` when the grace period ended calls still running.
@@ -58,6 +59,9 @@ pub struct ServerConfig {
     pub reflection: Reflection,
     /// The search engine's size and limits.
     pub engine: EngineConfig,
+    /// Where finished searches are kept to answer the same question again. The
+    /// library's default is none; `chuhe serve` keeps them in its memory.
+    pub analysis_cache: StoreConfig,
 }
 
 impl Default for ServerConfig {
@@ -77,6 +81,7 @@ impl Default for ServerConfig {
             longest_refusal_hold: Duration::from_millis(250),
             reflection: Reflection::default(),
             engine: EngineConfig::default(),
+            analysis_cache: StoreConfig::off(),
         }
     }
 }
@@ -119,7 +124,9 @@ pub async fn serve(
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
 
-    let analysis = AnalysisServiceServer::new(Analysis { engine: Engine::new(config.engine.clone()), limits })
+    let store = AnalysisStore::open(&config.analysis_cache)?;
+    let engine = Engine::with_store(config.engine.clone(), store);
+    let analysis = AnalysisServiceServer::new(Analysis { engine, limits })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
 

@@ -9,6 +9,7 @@
 mod common;
 
 mod analysis;
+mod analysis_store;
 mod api_keys;
 mod audit;
 mod deploy;

@@ -118,6 +118,7 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
         time_ms: p.time_ms,
         hash_hit_rate: p.hash_hit_rate,
         stop_reason: stop_reason(out.stop_reason, *movetime) as i32,
+        from_cache: false,
     }
 }
 
@@ -195,7 +196,11 @@ impl AnalysisCalls for Game {
         let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
         let (out, _) = engine.run(job.budget.until, move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
         let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
-        Ok(proto::HintResponse { r#move: Some(describe_move(&position, best)), score: out.score().map(score) })
+        Ok(proto::HintResponse {
+            r#move: Some(describe_move(&position, best)),
+            score: out.score().map(score),
+            from_cache: false,
+        })
     }
 
     async fn evaluate_draw_offer(

@@ -1,0 +1,256 @@
+//! The evaluation store through the real servers: two servers on one real Redis, the
+//! answers the store gives and refuses, a Redis that stops and returns, a spoiled entry,
+//! and the memory store's bound.
+
+use std::time::Duration;
+
+use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
+use chuhe::engine::store::{KEY_PREFIX, StoreConfig, StoreKind};
+use chuhe::service::server::ServerConfig;
+use tonic::transport::Channel;
+
+use crate::common;
+use common::redis_server::Redis;
+use common::replay::assert_analysis;
+
+/// A server whose store is `kind`, with generous timeouts: a loaded machine must not
+/// turn a lookup into a miss here (the timeouts' own effect is a bench's matter).
+async fn server(kind: StoreKind) -> (AnalysisServiceClient<Channel>, common::server::Running) {
+    let analysis_cache = StoreConfig { kind, ttl: Duration::from_secs(3600), timeout: Duration::from_secs(5) };
+    let config = ServerConfig { engine: common::server::small_engine(), analysis_cache, ..ServerConfig::default() };
+    let server = common::server::start(config).await;
+    (server.analysis().await, server)
+}
+
+fn on_redis(redis: &Redis) -> StoreKind {
+    StoreKind::Redis { url: redis.url(0), password: None }
+}
+
+fn opening(moves: &[&str]) -> proto::Position {
+    proto::Position {
+        variant: proto::Variant::Xiangqi as i32,
+        fen: "startpos".into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+fn to_depth(position: proto::Position, depth: u32, multipv: u32) -> proto::AnalyzeRequest {
+    proto::AnalyzeRequest {
+        position: Some(position),
+        limits: Some(proto::SearchLimits { depth, ..Default::default() }),
+        multipv,
+        ..Default::default()
+    }
+}
+
+async fn analyze(client: &mut AnalysisServiceClient<Channel>, r: proto::AnalyzeRequest) -> proto::AnalyzeResponse {
+    client.analyze(r).await.expect("Analyze answers OK").into_inner()
+}
+
+/// The keys the servers wrote.
+async fn stored_keys(redis: &Redis) -> Vec<String> {
+    let mut c = redis.client().await;
+    let mut keys: Vec<String> =
+        redis::cmd("KEYS").arg(format!("{KEY_PREFIX}*")).query_async(&mut c).await.expect("KEYS");
+    keys.sort();
+    keys
+}
+
+#[tokio::test]
+async fn a_second_server_answers_the_first_ones_search_from_redis() {
+    let redis = Redis::start();
+    let (mut first, _a) = server(on_redis(&redis)).await;
+    let (mut second, _b) = server(on_redis(&redis)).await;
+    let position = opening(&["h2e2", "h9g7"]);
+
+    let searched = analyze(&mut first, to_depth(position.clone(), 6, 2)).await;
+    assert!(!searched.from_cache);
+    assert_eq!(searched.depth, 6);
+    assert_analysis(&position, &searched.lines, &searched.best_move, &searched.ponder_move, "searched");
+    assert_eq!(stored_keys(&redis).await.len(), 1, "the search is stored");
+
+    let served = analyze(&mut second, to_depth(position.clone(), 6, 2)).await;
+    assert!(served.from_cache, "{served:?}");
+    assert_eq!(served.best_move, searched.best_move);
+    assert_eq!(served.lines, searched.lines);
+    assert_eq!((served.depth, served.seldepth, served.nodes), (searched.depth, searched.seldepth, searched.nodes));
+    assert_eq!(served.stop_reason, searched.stop_reason);
+
+    // A shallower question is answered by the deeper search, saying how deep it was.
+    let shallower = analyze(&mut second, to_depth(position.clone(), 3, 2)).await;
+    assert!(shallower.from_cache);
+    assert_eq!(shallower.depth, 6);
+
+    // Hint and AnalyzeStream (one line) are served once one line is stored.
+    let for_200_ms = proto::SearchLimits { movetime_ms: 200, ..Default::default() };
+    let one_line =
+        analyze(&mut first, proto::AnalyzeRequest { limits: Some(for_200_ms), ..to_depth(position.clone(), 0, 1) })
+            .await;
+    assert!(!one_line.from_cache);
+    assert!(one_line.depth >= 5, "{one_line:?}");
+    let mut stream = second
+        .analyze_stream(proto::AnalyzeStreamRequest {
+            position: Some(position.clone()),
+            limits: Some(proto::SearchLimits { depth: 5, ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let last = stream.message().await.unwrap().expect("a final message");
+    assert!(last.is_final && last.from_cache, "{last:?}");
+    assert_eq!((last.best_move.as_str(), last.depth), (one_line.best_move.as_str(), one_line.depth));
+    assert!(stream.message().await.unwrap().is_none(), "the stored answer is the whole stream");
+    // A hint of the same thinking time.
+    let hint = second
+        .hint(proto::HintRequest { position: Some(position.clone()), movetime_ms: 200, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(hint.from_cache);
+    assert_eq!(hint.r#move.unwrap().iccs, one_line.best_move);
+}
+
+#[tokio::test]
+async fn another_rule_set_history_depth_or_number_of_lines_is_searched() {
+    let redis = Redis::start();
+    let (mut first, _a) = server(on_redis(&redis)).await;
+    let (mut second, _b) = server(on_redis(&redis)).await;
+    let moves = ["h2e2", "h9g7", "b2d2"];
+    let stored = analyze(&mut first, to_depth(opening(&moves), 5, 1)).await;
+    assert!(!stored.from_cache);
+
+    let asian = proto::AnalyzeRequest { rule_set: proto::RuleSet::AsianV1 as i32, ..to_depth(opening(&moves), 5, 1) };
+    let other_history = to_depth(opening(&["b2d2", "h9g7", "h2e2"]), 5, 1);
+    let more_lines = to_depth(opening(&moves), 5, 2);
+    let deeper = to_depth(opening(&moves), 6, 1);
+    let fresh =
+        proto::AnalyzeRequest { cache: proto::AnalysisCachePolicy::Fresh as i32, ..to_depth(opening(&moves), 5, 1) };
+    let restricted = proto::AnalyzeRequest { exclude_moves: vec!["a0a1".into()], ..to_depth(opening(&moves), 5, 1) };
+    for (what, request) in [
+        ("another rule set", asian),
+        ("another history to the same position", other_history),
+        ("more lines", more_lines),
+        ("a deeper search", deeper),
+        ("a fresh search", fresh),
+        ("a search with moves left out", restricted),
+    ] {
+        let answer = analyze(&mut second, request).await;
+        assert!(!answer.from_cache, "{what} is searched: {answer:?}");
+    }
+    // The same question is still served.
+    assert!(analyze(&mut second, to_depth(opening(&moves), 5, 1)).await.from_cache);
+
+    let bad = proto::AnalyzeRequest { cache: 99, ..to_depth(opening(&moves), 5, 1) };
+    let status = second.analyze(bad).await.expect_err("an unknown policy is refused");
+    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    assert!(status.message().contains("cache"), "{status:?}");
+}
+
+#[tokio::test]
+async fn every_call_answers_while_redis_is_down_and_serving_resumes_when_it_returns() {
+    // The recorder is there before the servers count anything.
+    chuhe::telemetry::metrics_handle();
+    let mut redis = Redis::start();
+    let (mut first, _a) = server(on_redis(&redis)).await;
+    let (mut second, _b) = server(on_redis(&redis)).await;
+    let position = opening(&["b2e2", "h9g7"]);
+    analyze(&mut first, to_depth(position.clone(), 4, 1)).await;
+    assert!(analyze(&mut second, to_depth(position.clone(), 4, 1)).await.from_cache);
+
+    redis.stop();
+    for (i, moves) in [["b2e2", "b9c7"], ["h2e2", "b9c7"], ["c3c4", "h9g7"], ["b2e2", "h9g7"]].iter().enumerate() {
+        let answer = analyze(&mut second, to_depth(opening(moves), 4, 1)).await;
+        assert!(!answer.from_cache, "call {i} searched");
+        assert_eq!(answer.depth, 4);
+        assert_analysis(&opening(moves), &answer.lines, &answer.best_move, &answer.ponder_move, "Redis down");
+    }
+    let metrics = chuhe::telemetry::render_metrics();
+    assert!(
+        metrics.lines().any(|l| l.starts_with("chuhe_analysis_cache_errors_total{")
+            && l.contains("store=\"redis\"")
+            && l.contains("op=\"lookup\"")),
+        "the failed lookups are counted"
+    );
+
+    // Redis returns empty: each server reconnects by itself within a call or two.
+    redis.resume();
+    let mut resumed = false;
+    for _ in 0..50 {
+        let position = opening(&["h2e2", "h9g7"]);
+        analyze(&mut first, to_depth(position.clone(), 3, 1)).await;
+        if analyze(&mut second, to_depth(position, 3, 1)).await.from_cache {
+            resumed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(resumed, "serving from the store resumed once Redis was back");
+}
+
+#[tokio::test]
+async fn a_spoiled_entry_is_ignored_and_replaced() {
+    let redis = Redis::start();
+    let (mut client, _server) = server(on_redis(&redis)).await;
+    let position = opening(&["h2e2"]);
+    let searched = analyze(&mut client, to_depth(position.clone(), 5, 1)).await;
+    let keys = stored_keys(&redis).await;
+    assert_eq!(keys.len(), 1);
+    let mut c = redis.client().await;
+    let good: Vec<u8> = redis::cmd("GET").arg(&keys[0]).query_async(&mut c).await.unwrap();
+    for spoiled in [b"\x00\x01 not an entry".to_vec(), good[..good.len() / 2].to_vec()] {
+        let () = redis::cmd("SET").arg(&keys[0]).arg(spoiled).query_async(&mut c).await.unwrap();
+        let answer = analyze(&mut client, to_depth(position.clone(), 5, 1)).await;
+        assert!(!answer.from_cache, "a spoiled entry is not served");
+        assert_eq!(answer.depth, searched.depth);
+        assert_analysis(&position, &answer.lines, &answer.best_move, &answer.ponder_move, "after a spoiled entry");
+    }
+    // The search that ignored it wrote a good entry in its place.
+    assert!(analyze(&mut client, to_depth(position, 5, 1)).await.from_cache);
+    // An entry of another engine version is ignored too.
+    let text = String::from_utf8(good).unwrap();
+    let version = format!("\"engine_version\":\"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&version), "{text}");
+    let () = redis::cmd("SET")
+        .arg(&keys[0])
+        .arg(text.replace(&version, "\"engine_version\":\"0.0.0-other\""))
+        .query_async(&mut c)
+        .await
+        .unwrap();
+    assert!(!analyze(&mut client, to_depth(opening(&["h2e2"]), 5, 1)).await.from_cache);
+}
+
+#[tokio::test]
+async fn the_memory_store_keeps_its_bound_and_evicts_the_least_recently_used() {
+    let (mut client, _server) = server(StoreKind::Memory { max_entries: 2, max_bytes: 1 << 20 }).await;
+    let [a, b, c] = [opening(&["h2e2"]), opening(&["b2e2"]), opening(&["c3c4"])];
+    for p in [&a, &b] {
+        assert!(!analyze(&mut client, to_depth(p.clone(), 3, 1)).await.from_cache);
+    }
+    assert!(analyze(&mut client, to_depth(a.clone(), 3, 1)).await.from_cache, "a is kept and used last");
+    assert!(!analyze(&mut client, to_depth(c.clone(), 3, 1)).await.from_cache);
+    assert!(!analyze(&mut client, to_depth(b.clone(), 3, 1)).await.from_cache, "b was evicted for c");
+    assert!(analyze(&mut client, to_depth(b, 3, 1)).await.from_cache);
+}
+
+#[tokio::test]
+async fn an_audit_never_reads_the_store() {
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    let audit = |multipv| proto::AuditGameRequest {
+        position: Some(opening(&moves)),
+        nodes_per_ply: 3000,
+        multipv,
+        ..Default::default()
+    };
+    let (mut off, _off) = server(StoreKind::Off).await;
+    let alone = off.audit_game(audit(2)).await.unwrap().into_inner();
+    let (mut stored, _on) = server(StoreKind::Memory { max_entries: 100, max_bytes: 1 << 20 }).await;
+    // Deeper searches of every audited position, with the audit's number of lines, are
+    // stored first: an audit that read them would answer otherwise.
+    for ply in 0..moves.len() {
+        assert!(!analyze(&mut stored, to_depth(opening(&moves[..ply]), 6, 2)).await.from_cache);
+    }
+    let beside_the_store = stored.audit_game(audit(2)).await.unwrap().into_inner();
+    assert_eq!(beside_the_store, alone);
+}
