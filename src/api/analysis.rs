@@ -334,16 +334,18 @@ pub async fn hint(
         AnyGame::Board(game) => game,
         AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::hint(engine, r, game, deadline).await,
     };
+    // Checked and rendered as ListLegalMoves checks and renders them.
+    let notations = convert::notations(&r.notations, "notations")?;
+    convert::check_notations(&game, &notations, "notations")?;
     let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
     let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
     let job = job(engine, game, Some(&think), 1, &[], &[], deadline)?;
     let game = job.game.clone();
     let (outcome, _) = search(engine, job).await?;
     let best = outcome.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
-    Ok(proto::HintResponse {
-        r#move: Some(convert::describe_move(&game, best)),
-        score: outcome.report.lines.first().map(|l| score(l.score)),
-    })
+    let mut described = convert::describe_move(&game, best);
+    described.notations = convert::render(&game, best, &notations);
+    Ok(proto::HintResponse { r#move: Some(described), score: outcome.report.lines.first().map(|l| score(l.score)) })
 }
 
 /// EvaluateDrawOffer: should the side to answer accept a draw, by a short search.

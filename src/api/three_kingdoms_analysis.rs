@@ -188,6 +188,7 @@ pub async fn hint(
     game: Game,
     deadline: Option<Deadline>,
 ) -> Result<proto::HintResponse, Error> {
+    super::three_kingdoms::check_notations(&r.notations, "notations")?;
     check_not_over(&game)?;
     let position = game.position().clone();
     let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };

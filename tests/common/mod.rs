@@ -93,6 +93,7 @@ pub fn perft_positions(variant: &str) -> Vec<(String, String)> {
 pub mod cpu;
 pub mod json_call;
 pub mod mate;
+pub mod raw_h2;
 pub mod replay;
 pub mod server;
 pub mod slow_xiangqi;
