@@ -200,6 +200,7 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
+        ..Default::default()
     }
 }
 
@@ -293,8 +294,19 @@ pub async fn analyze(
         AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
     };
     let job = analyze_job(engine, r, game, deadline)?;
-    let (outcome, movetime) = search(engine, job).await?;
-    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+    let ((outcome, movetime), cpu) = engine
+        .run(job.budget.until, move |engine, stop| {
+            let before = crate::engine::priority::thread_cpu_time();
+            let searched = job.search(engine, stop, &mut |_| {});
+            (searched, crate::engine::priority::thread_cpu_time().zip(before).map(|(after, before)| after - before))
+        })
+        .await?;
+    let mut answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+    if let Some(cpu) = cpu {
+        answer.cpu_ms = cpu.as_millis() as u32;
+        answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
+    }
+    Ok(answer)
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream

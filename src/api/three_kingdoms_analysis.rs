@@ -113,6 +113,7 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
         time_ms: p.time_ms,
         hash_hit_rate: p.hash_hit_rate,
         stop_reason: stop_reason(out.stop_reason, *movetime) as i32,
+        ..Default::default()
     }
 }
 

@@ -124,13 +124,14 @@ pub struct ServeArgs {
     /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
     #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
     max_queue_wait_ms: u64,
-    /// Run search threads under SCHED_IDLE (Linux), so that rules calls keep their
-    /// latency while searches fill every core; `false`: add `--search-nice` instead.
-    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Run search threads under SCHED_IDLE (Linux): they then run only on a core no
+    /// other thread of the host wants, and starve beside any busy process; `false`
+    /// (the default): add `--search-nice` instead.
+    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = false, action = clap::ArgAction::Set)]
     search_idle: bool,
     /// Nice value added to search threads when not under SCHED_IDLE, or when the system
     /// refuses it (Linux; 0: none).
-    #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
+    #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 5, value_parser = clap::value_parser!(i32).range(0..=19))]
     search_nice: i32,
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]

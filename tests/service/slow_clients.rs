@@ -53,6 +53,18 @@ async fn fresh_client_is_served(server: &Running) -> Duration {
     asked.elapsed()
 }
 
+/// The test process's resident memory (server and clients), for `--nocapture` runs.
+fn rss() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS"))
+        .unwrap_or("VmRSS unknown")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Waits (at most 30 s) until the server has started `calls` more ListLegalMoves calls
 /// than `before`.
 async fn until_calls(before: f64, calls: f64) {
@@ -92,7 +104,8 @@ async fn unread_responses_leave_the_server_to_others_and_are_given_up() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let started = sample(&metrics(), "grpc_server_started_total", &["grpc_method=\"ListLegalMoves\""]) - before;
     assert!(started <= 128.0 + 1.0, "{started} streams were served at once over two connections");
-    fresh_client_is_served(&server).await;
+    let served = fresh_client_is_served(&server).await;
+    println!("unread responses: a fresh client served in {served:?} while {started} streams stalled; {}", rss());
 
     // Given up after about the write timeout; the connection goes a grace later.
     let ended_by = Instant::now() + write_timeout * 2 + Duration::from_secs(1) + Duration::from_secs(10);
@@ -145,11 +158,13 @@ async fn the_bytes_of_unread_large_responses_are_bounded_and_freed() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(held > 0.0, "the unread responses are held by the server's response bodies");
+    println!("unread large responses: {held} bytes waiting; {}", rss());
     for call in calls {
         let ended = tokio::time::timeout(Duration::from_secs(20), call).await.expect("every stalled call ends");
         assert_ne!(ended.unwrap(), Some(true));
     }
     assert_eq!(sample(&metrics(), "chuhe_response_bytes_waiting", &[]), 0.0, "freed when given up");
+    println!("unread large responses given up: {}", rss());
     server.shutdown().await;
 }
 
@@ -177,7 +192,8 @@ async fn unended_request_bodies_leave_the_server_to_others_and_time_out() {
     }
     until_calls(before, 128.0).await;
     let asked = Instant::now();
-    fresh_client_is_served(&server).await;
+    let served = fresh_client_is_served(&server).await;
+    println!("unended bodies: a fresh client served in {served:?}; {}", rss());
     assert!(asked.elapsed() < body_timeout, "served before the held calls timed out: {:?}", asked.elapsed());
 
     // In batches of a connection's streams, each within the body timeout. A stream the
