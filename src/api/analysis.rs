@@ -294,19 +294,32 @@ pub async fn analyze(
         AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
     };
     let job = analyze_job(engine, r, game, deadline)?;
-    let ((outcome, movetime), cpu) = engine
-        .run(job.budget.until, move |engine, stop| {
-            let before = crate::engine::priority::thread_cpu_time();
-            let searched = job.search(engine, stop, &mut |_| {});
-            (searched, crate::engine::priority::thread_cpu_time().zip(before).map(|(after, before)| after - before))
-        })
-        .await?;
-    let mut answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
-    if let Some(cpu) = cpu {
-        answer.cpu_ms = cpu.as_millis() as u32;
-        answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
-    }
-    Ok(answer)
+    let watch = super::on_time::Watch::default();
+    let reports = watch.clone();
+    let answered = super::on_time::on_time(engine, job.budget.until, &watch, move |engine, stop| {
+        let before = crate::engine::priority::thread_cpu_time();
+        let (time, movetime) = job.budget.from_now();
+        reports.started(time.filter(|_| movetime));
+        let outcome = engine.search(&job.game, &job.params, time, stop, &mut |r| reports.finished(r));
+        let cpu = crate::engine::priority::thread_cpu_time().zip(before).map(|(after, before)| after - before);
+        (outcome, movetime, cpu)
+    })
+    .await?;
+    let hit_rate = engine.tt.hit_rate();
+    Ok(match answered {
+        super::on_time::Answer::Searched((outcome, movetime, cpu)) => {
+            let mut answer = analyze_response(&outcome, movetime, hit_rate);
+            if let Some(cpu) = cpu {
+                answer.cpu_ms = cpu.as_millis() as u32;
+                answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
+            }
+            answer
+        }
+        // The search thread did not answer in its time: it got too little CPU.
+        super::on_time::Answer::Late(outcome) => {
+            proto::AnalyzeResponse { starved: true, ..analyze_response(&outcome, true, hit_rate) }
+        }
+    })
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream

@@ -73,9 +73,12 @@ async fn an_analyze_answer_gives_the_cpu_time_its_search_got() {
         answer.starved,
         crate::probe::load_average()
     );
-    assert!(answer.cpu_ms > 0, "a search of 300 ms ran on a core: {answer:?}");
+    assert!(!answer.best_move.is_empty(), "{answer:?}");
     // A thread's CPU time never exceeds its wall time (give or take the clocks' rounding).
     assert!(answer.cpu_ms <= answer.time_ms + 2, "{answer:?}");
+    // Answered by its search thread, the CPU time it got is given; answered by the call
+    // for a search thread late past its time (a busy host), the answer is starved.
+    assert!(answer.cpu_ms > 0 || answer.starved, "{answer:?}");
     assert_eq!(answer.starved, answer.cpu_ms * 2 < answer.time_ms, "starved is below half: {answer:?}");
     server.shutdown().await;
 }
