@@ -444,7 +444,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn search_threads_asked_to_idle_run_under_sched_idle() {
-        assert_eq!(search_thread_priority(SearchPriority::SERVER), priority::Applied::Idle);
+        let idle = SearchPriority { idle: true, ..SearchPriority::SERVER };
+        assert_eq!(search_thread_priority(idle), priority::Applied::Idle);
     }
 
     #[cfg(target_os = "linux")]

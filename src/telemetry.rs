@@ -1,6 +1,7 @@
 //! Metrics (Prometheus text at `/metrics`) and tracing set-up.
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
@@ -78,13 +79,82 @@ pub fn render_metrics() -> String {
     handle.render()
 }
 
-/// Serves `GET /metrics` on a bound listener until `shutdown` resolves.
+/// The time a metrics connection has for its first request, and may then stay without
+/// one: the gRPC port's first-request and idle timeouts, so that idle or half-sent
+/// connections are not held for ever.
+#[derive(Clone, Copy, Debug)]
+pub struct MetricsTimeouts {
+    /// From connecting to the end of the first request's headers.
+    pub first_request: Duration,
+    /// From the start of the last request (None: for ever once a request came).
+    pub idle: Option<Duration>,
+}
+
+/// Serves `GET /metrics` on a bound listener until `shutdown` resolves, each connection
+/// under `timeouts`.
 pub async fn serve_metrics(
     listener: TcpListener,
+    timeouts: MetricsTimeouts,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = axum::Router::new().route("/metrics", axum::routing::get(|| async { render_metrics() }));
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+    let mut shutdown = std::pin::pin!(shutdown);
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let stream = tokio::select! {
+            _ = &mut shutdown => break,
+            Some(_) = connections.join_next(), if !connections.is_empty() => continue,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of descriptors, say: wait a little rather than spin.
+                    tracing::debug!("metrics accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+        };
+        connections.spawn(serve_metrics_connection(stream, app.clone(), timeouts));
+    }
+    connections.shutdown().await;
+    Ok(())
+}
+
+/// One metrics connection, closed when it has had no request within the first-request
+/// timeout, or none for the idle timeout since its last.
+async fn serve_metrics_connection(stream: tokio::net::TcpStream, app: axum::Router, timeouts: MetricsTimeouts) {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let opened = tokio::time::Instant::now();
+    // Milliseconds from `opened` to the start of the last request, plus one; 0: none yet.
+    let last_request = std::sync::Arc::new(AtomicU64::new(0));
+    let seen = last_request.clone();
+    let service = tower::service_fn(move |req: http::Request<hyper::body::Incoming>| {
+        let ms = u64::try_from(opened.elapsed().as_millis()).unwrap_or(u64::MAX - 1);
+        seen.store(ms + 1, Ordering::Relaxed);
+        tower::ServiceExt::oneshot(app.clone(), req)
+    });
+    let mut http1 = hyper::server::conn::http1::Builder::new();
+    http1.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(timeouts.first_request);
+    let connection = http1
+        .serve_connection(hyper_util::rt::TokioIo::new(stream), hyper_util::service::TowerToHyperService::new(service));
+    let mut connection = std::pin::pin!(connection);
+    loop {
+        let last = last_request.load(Ordering::Relaxed);
+        let close_at = match (last, timeouts.idle) {
+            (0, _) => opened + timeouts.first_request,
+            (last, Some(idle)) => opened + Duration::from_millis(last - 1) + idle,
+            (_, None) => opened + Duration::from_secs(30 * 365 * 24 * 3600),
+        };
+        tokio::select! {
+            _ = &mut connection => return,
+            _ = tokio::time::sleep_until(close_at) => {
+                if last_request.load(Ordering::Relaxed) == last {
+                    // Nothing asked since: dropped (a request under way answers in microseconds).
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// Log output format.

@@ -17,6 +17,7 @@ use super::variant::AnalysisCalls;
 mod cache;
 use crate::engine::{Budget, Deadline, Engine};
 use crate::game::BoardGame;
+use crate::notation::Notation;
 use crate::rules::types::Move;
 use crate::search::draw_offer::{self, Standing};
 use crate::search::{Outcome, Params, Report, Score};
@@ -138,7 +139,7 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
-        from_cache: false,
+        ..Default::default()
     }
 }
 
@@ -235,8 +236,7 @@ impl AnalysisCalls for BoardGame {
             cache::Cached::Stored(stored) => return Ok(cache::answer(&stored)),
             cache::Cached::Search(pending) => pending,
         };
-        let (outcome, movetime) = search(engine, job).await?;
-        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+        let answer = search_on_time(engine, job).await?;
         cache::save(engine, pending, &answer).await;
         Ok(answer)
     }
@@ -278,6 +278,9 @@ impl AnalysisCalls for BoardGame {
         r: &proto::HintRequest,
         deadline: Option<Deadline>,
     ) -> Result<proto::HintResponse, Error> {
+        // Checked and rendered as ListLegalMoves checks and renders them.
+        let notations = convert::notations(&r.notations, "notations")?;
+        convert::check_notations(&self, &notations, "notations")?;
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
         let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
@@ -285,14 +288,14 @@ impl AnalysisCalls for BoardGame {
         let pending = match cache::lookup(engine, &job, r.cache).await? {
             cache::Cached::Stored(stored) => {
                 let best = Move::parse_iccs(&stored.best_move).filter(|&m| game.explain_illegal(m).is_none());
-                return hint_answer(&game, best, cache::answer(&stored));
+                return hint_answer(&game, best, &notations, cache::answer(&stored));
             }
             cache::Cached::Search(pending) => pending,
         };
         let (outcome, movetime) = search(engine, job).await?;
         let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
         cache::save(engine, pending, &answer).await;
-        hint_answer(&game, outcome.best, answer)
+        hint_answer(&game, outcome.best, &notations, answer)
     }
 
     async fn evaluate_draw_offer(
@@ -332,16 +335,52 @@ impl AnalysisCalls for BoardGame {
     }
 }
 
-/// The hint of a search's `answer` in `game`: its `best` move and first line's score.
+/// The hint of a search's `answer` in `game`: its `best` move, written in `notations`
+/// too, and its first line's score.
 fn hint_answer(
     game: &BoardGame,
     best: Option<Move>,
+    notations: &[(i32, Notation)],
     answer: proto::AnalyzeResponse,
 ) -> Result<proto::HintResponse, Error> {
     let best = best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
+    let mut described = convert::describe_move(game, best);
+    described.notations = convert::render(game, best, notations);
     Ok(proto::HintResponse {
-        r#move: Some(convert::describe_move(game, best)),
+        r#move: Some(described),
         score: answer.lines.first().and_then(|l| l.score),
         from_cache: answer.from_cache,
+    })
+}
+
+/// Analyze's search, answered on its time: when the search thread is late (it got too
+/// little CPU), the call answers from its last finished depth. The answer gives the CPU
+/// the search got, and whether it was starved.
+async fn search_on_time(engine: &Arc<Engine>, job: Job) -> Result<proto::AnalyzeResponse, Error> {
+    let watch = super::on_time::Watch::default();
+    let reports = watch.clone();
+    let answered = super::on_time::on_time(engine, job.budget.until, &watch, move |engine, stop| {
+        let before = crate::engine::priority::thread_cpu_time();
+        let (time, movetime) = job.budget.from_now();
+        reports.started(time.filter(|_| movetime));
+        let outcome = engine.search(&job.game, &job.params, time, stop, &mut |r| reports.finished(r));
+        let cpu = crate::engine::priority::thread_cpu_time().zip(before).map(|(after, before)| after - before);
+        (outcome, movetime, cpu)
+    })
+    .await?;
+    let hit_rate = engine.tt.hit_rate();
+    Ok(match answered {
+        super::on_time::Answer::Searched((outcome, movetime, cpu)) => {
+            let mut answer = analyze_response(&outcome, movetime, hit_rate);
+            if let Some(cpu) = cpu {
+                answer.cpu_ms = cpu.as_millis() as u32;
+                answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
+            }
+            answer
+        }
+        // The search thread did not answer in its time: it got too little CPU.
+        super::on_time::Answer::Late(outcome) => {
+            proto::AnalyzeResponse { starved: true, ..analyze_response(&outcome, true, hit_rate) }
+        }
     })
 }

@@ -15,6 +15,8 @@ pub mod error;
 pub mod game;
 /// NotationService: move conversion and game records.
 pub mod notation;
+/// A search answered on its time, from its last depth when its thread is late.
+pub mod on_time;
 /// The generated `chuhe.v1` messages (documented in `proto/`).
 pub mod proto;
 /// RulesService: legal moves, validation and adjudication.

@@ -25,9 +25,25 @@ pub struct ServeArgs {
     /// Requests handled at once; more are shed with RESOURCE_EXHAUSTED.
     #[arg(long, env = "CHUHE_MAX_CONCURRENCY", default_value_t = 256)]
     max_concurrency: usize,
+    /// Places of --max-concurrency one client address may hold when no tenant is known
+    /// (a call without an API key or client certificate). Unset: half of
+    /// --max-concurrency; 0: no share (behind a proxy, where every call has its address).
+    #[arg(long, env = "CHUHE_MAX_CONCURRENCY_PER_ADDRESS")]
+    max_concurrency_per_address: Option<usize>,
+    /// Streams one HTTP/2 connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS).
+    /// Unset: a quarter of --max-concurrency.
+    #[arg(long, env = "CHUHE_MAX_STREAMS_PER_CONNECTION")]
+    max_streams_per_connection: Option<u32>,
     /// Longest a request may run, in milliseconds (a smaller grpc-timeout wins).
     #[arg(long, env = "CHUHE_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
     request_timeout_ms: u64,
+    /// Longest time from a request's headers to the end of its message, in milliseconds.
+    #[arg(long, env = "CHUHE_REQUEST_BODY_TIMEOUT_MS", default_value_t = 10_000)]
+    request_body_timeout_ms: u64,
+    /// Longest a response (or the next message of a stream) may wait for the client's
+    /// flow-control window before it is given up, in milliseconds (0: for ever).
+    #[arg(long, env = "CHUHE_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    write_timeout_ms: u64,
     /// Largest request or response message, in bytes.
     #[arg(long, env = "CHUHE_MAX_MESSAGE_BYTES", default_value_t = 4 * 1024 * 1024)]
     max_message_bytes: usize,
@@ -109,13 +125,14 @@ pub struct ServeArgs {
     /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
     #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
     max_queue_wait_ms: u64,
-    /// Run search threads under SCHED_IDLE (Linux), so that rules calls keep their
-    /// latency while searches fill every core; `false`: add `--search-nice` instead.
-    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Run search threads under SCHED_IDLE (Linux): they then run only on a core no
+    /// other thread of the host wants, and starve beside any busy process; `false`
+    /// (the default): add `--search-nice` instead.
+    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = false, action = clap::ArgAction::Set)]
     search_idle: bool,
     /// Nice value added to search threads when not under SCHED_IDLE, or when the system
     /// refuses it (Linux; 0: none).
-    #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 10, value_parser = clap::value_parser!(i32).range(0..=19))]
+    #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 5, value_parser = clap::value_parser!(i32).range(0..=19))]
     search_nice: i32,
     /// Where finished searches are kept to answer the same question again: `memory`
     /// (this process, bounded by the two flags below), `redis://HOST:PORT[/DB]` or
@@ -224,7 +241,13 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
     let analysis_cache = args.analysis_cache()?;
     let config = ServerConfig {
         max_concurrency: args.max_concurrency,
+        address_share: match args.max_concurrency_per_address {
+            None => Some((args.max_concurrency / 2).max(1)),
+            Some(0) => None,
+            Some(share) => Some(share),
+        },
         request_timeout: Duration::from_millis(args.request_timeout_ms),
+        request_body_timeout: Duration::from_millis(args.request_body_timeout_ms),
         max_message_bytes: args.max_message_bytes,
         max_game_plies: args.max_game_plies,
         drain_delay: Duration::from_secs(args.drain_delay_s),
@@ -237,6 +260,11 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             max_connection_age: seconds_or_never(args.max_connection_age_s),
             max_connection_age_grace: Duration::from_secs(args.max_connection_age_grace_s),
             max_connections: args.max_connections,
+            max_concurrent_streams: args
+                .max_streams_per_connection
+                .unwrap_or_else(|| u32::try_from(args.max_concurrency / 4).unwrap_or(u32::MAX))
+                .max(1),
+            write_timeout: (args.write_timeout_ms > 0).then(|| Duration::from_millis(args.write_timeout_ms)),
         },
         tls: match (args.tls_cert, args.tls_key) {
             (Some(cert), Some(key)) => Some(TlsFiles { cert, key, client_ca: args.tls_client_ca }),
@@ -273,7 +301,11 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         telemetry::metrics_handle();
         let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
         let mut metrics_stop = stop_rx.clone();
-        tokio::spawn(telemetry::serve_metrics(metrics, async move {
+        let timeouts = telemetry::MetricsTimeouts {
+            first_request: config.connections.first_request_timeout,
+            idle: config.connections.idle_timeout,
+        };
+        tokio::spawn(telemetry::serve_metrics(metrics, timeouts, async move {
             let _ = metrics_stop.wait_for(|s| *s).await;
         }));
         tracing::info!(grpc = %args.listen, metrics = %args.metrics_listen, "serving");

@@ -39,19 +39,10 @@ use tonic::Status;
 use tonic::body::Body;
 use tower::{Layer, Service};
 
-use super::middleware::CallPlace;
+use super::call::{CallPlace, CallTenant, ClientName, Tenant};
 use super::quota::Quotas;
 
 pub use super::keys_file::KeysFile;
-
-/// The tenant of a call, in its request's extensions once its key is checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tenant(pub Arc<str>);
-
-/// The common name of the subject of a connection's client certificate (mutual TLS),
-/// in the extensions of each of its requests.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClientName(pub Arc<str>);
 
 /// The path prefix of the calls that run searches.
 const SEARCHES: &str = "/chuhe.v1.AnalysisService/";
@@ -291,7 +282,7 @@ where
                 let name = &tenant.tenant.0;
                 metrics::counter!("chuhe_tenant_calls_total", "tenant" => name.to_string()).increment(1);
                 req.extensions_mut().insert(tenant.tenant.clone());
-                if let Some(slot) = req.extensions().get::<super::middleware::CallTenant>() {
+                if let Some(slot) = req.extensions().get::<CallTenant>() {
                     slot.set(tenant.tenant.clone());
                 }
                 let call = inner.call(req);

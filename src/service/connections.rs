@@ -4,6 +4,11 @@
 //! age after which a connection is asked to go (HTTP/2 GOAWAY) so that clients spread
 //! again over the servers there are, then cut after a grace period.
 //!
+//! A connection serves at most so many streams at once (`SETTINGS_MAX_CONCURRENT_STREAMS`),
+//! so that one connection never takes more than its share of the server's places. A
+//! response that waits longer than the write timeout for the client's flow-control
+//! window is given up (see [`super::write_watch`]), and its connection asked to go.
+//!
 //! Every connection is served by its own task; on shutdown each is asked to go
 //! (GOAWAY, then closed when its calls are done), and the tasks still running when the
 //! grace period is over are dropped.
@@ -29,9 +34,10 @@ use tonic::body::Body;
 use tonic::transport::server::TcpConnectInfo;
 use tower::{Service, ServiceExt};
 
-use super::auth::ClientName;
+use super::call::ClientName;
 use super::connection::Connection;
 use super::tls::TlsAcceptor;
+use super::write_watch::Watches;
 
 /// The limits of connections (see the module documentation).
 #[derive(Clone, Debug)]
@@ -50,6 +56,11 @@ pub struct ConnectionLimits {
     pub max_connection_age_grace: Duration,
     /// Connections served at once; more wait in the listen backlog.
     pub max_connections: usize,
+    /// Streams one connection may have open at once (`SETTINGS_MAX_CONCURRENT_STREAMS`).
+    pub max_concurrent_streams: u32,
+    /// The longest a response (or the next message of a stream) may wait for the
+    /// client's flow-control window before it is given up (None: for ever).
+    pub write_timeout: Option<Duration>,
 }
 
 impl Default for ConnectionLimits {
@@ -62,9 +73,14 @@ impl Default for ConnectionLimits {
             max_connection_age: Some(Duration::from_secs(1800)),
             max_connection_age_grace: Duration::from_secs(30),
             max_connections: 4096,
+            max_concurrent_streams: 64,
+            write_timeout: Some(Duration::from_secs(10)),
         }
     }
 }
+
+/// The bytes HTTP/2 buffers per stream beyond what the client's window lets it send.
+const SEND_BUFFER_BYTES: usize = 64 * 1024;
 
 /// A TCP listener on `addr` whose backlog holds `backlog` connections not yet accepted
 /// (the kernel may hold fewer: `net.core.somaxconn`).
@@ -87,6 +103,8 @@ pub struct ConnectionActivity {
     calls: AtomicU64,
     /// Milliseconds from `opened` to the end of the last call.
     last_end_ms: AtomicU64,
+    /// Its responses, looked at for those that wait too long for window.
+    pub responses: Watches,
 }
 
 impl ConnectionActivity {
@@ -96,6 +114,7 @@ impl ConnectionActivity {
             active: AtomicUsize::new(0),
             calls: AtomicU64::new(0),
             last_end_ms: AtomicU64::new(0),
+            responses: Watches::default(),
         })
     }
 
@@ -143,6 +162,8 @@ enum Closed {
     MaxAge,
     /// Asked to go by the server's shutdown.
     Shutdown,
+    /// Asked to go when one of its responses waited too long for window.
+    WriteTimeout,
 }
 
 impl Closed {
@@ -155,6 +176,7 @@ impl Closed {
             Closed::Idle => "idle_timeout",
             Closed::MaxAge => "max_age",
             Closed::Shutdown => "shutdown",
+            Closed::WriteTimeout => "write_timeout",
         }
     }
 }
@@ -182,6 +204,10 @@ where
         let mut http2 = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
         http2.timer(TokioTimer::new()).keep_alive_interval(limits.keepalive_interval);
         http2.keep_alive_timeout(limits.keepalive_timeout);
+        http2.max_concurrent_streams(limits.max_concurrent_streams.max(1));
+        // What HTTP/2 buffers of one stream for the client: the response body keeps the
+        // rest, where a response given up frees it.
+        http2.max_send_buf_size(SEND_BUFFER_BYTES);
         Connections {
             service,
             limits,
@@ -340,6 +366,10 @@ where
         let age_at = self.age.map_or(far, |age| opened + age);
         // Set once the connection was asked to go: the time it is cut, and why.
         let mut going: Option<(Instant, Closed)> = None;
+        // Responses are looked at four times a write timeout: one is given up between
+        // one and one and a quarter write timeouts after it began to wait.
+        let look_every = self.limits.write_timeout.map(|t| (t / 4).max(Duration::from_millis(10)));
+        let mut look_at = look_every.map_or(far, |every| opened + every);
         loop {
             let check_at = self.next_check(&activity, going.is_some()).unwrap_or(far);
             let cut_at = going.map_or(far, |(at, _)| at);
@@ -365,6 +395,17 @@ where
                 }
                 _ = tokio::time::sleep_until(cut_at), if going.is_some() => {
                     return going.map_or(Closed::Ended, |(_, why)| why);
+                }
+                _ = tokio::time::sleep_until(look_at) => {
+                    look_at = look_every.map_or(far, |every| Instant::now() + every);
+                    let given_up = self.limits.write_timeout.map_or(0, |t| activity.responses.give_up_stalled(t));
+                    if given_up > 0 {
+                        tracing::debug!(responses = given_up, "responses given up: no window within the write timeout");
+                        if going.is_none() {
+                            conn.as_mut().graceful_shutdown();
+                            going = Some((Instant::now() + self.limits.max_connection_age_grace, Closed::WriteTimeout));
+                        }
+                    }
                 }
                 _ = tokio::time::sleep_until(check_at) => {
                     if activity.calls.load(Ordering::Relaxed) == 0 && Instant::now() >= first_request_by {

@@ -14,10 +14,39 @@ pub(super) fn status_of(headers: &mut HeaderMap) -> Option<tonic::Code> {
     let code = tonic::Code::from_bytes(headers.get("grpc-status")?.as_bytes());
     let message = headers.get("grpc-message").map_or_else(Vec::new, |m| percent_decoded(m.as_bytes()));
     let public = public_code(code, &message);
-    if public != code {
+    if let Some(undecodable) = message.strip_prefix(UNDECODABLE.as_bytes())
+        && public == tonic::Code::InvalidArgument
+        && !headers.contains_key("grpc-status-details-bin")
+    {
+        let (field, reason) = decoder_field(&String::from_utf8_lossy(undecodable));
+        // A message that does not decode is a bad field like any other.
+        super::errors::bad_request(field, reason).add_header(headers).ok();
+    } else if public != code {
         headers.insert("grpc-status", HeaderValue::from(public as i32));
     }
     Some(public)
+}
+
+/// The start of the message of a request that does not decode.
+const UNDECODABLE: &str = "failed to decode Protobuf message: ";
+
+/// The field path and the reason of what the decoder reports: its fields, innermost
+/// first (`Position.fen: ListLegalMovesRequest.position: invalid string value`), as a
+/// path from the request (`position.fen`); none when the request itself is broken.
+fn decoder_field(report: &str) -> (String, String) {
+    let mut fields = Vec::new();
+    let mut rest = report;
+    while let Some((step, after)) = rest.split_once(": ")
+        && let Some((message, field)) = step.split_once('.')
+        && [message, field]
+            .iter()
+            .all(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    {
+        fields.push(field);
+        rest = after;
+    }
+    fields.reverse();
+    (fields.join("."), rest.to_string())
 }
 
 /// The bytes of a percent-encoded `grpc-message` (a bad escape is kept as it is).
@@ -47,7 +76,7 @@ pub fn public_code(code: tonic::Code, message: &[u8]) -> tonic::Code {
     const TOO_LARGE: &[&[u8]] =
         &[b"Error, decoded message length too large", b"Error, encoded message length too large"];
     const MALFORMED: &[&[u8]] = &[
-        b"failed to decode Protobuf message",
+        UNDECODABLE.as_bytes(),
         b"protocol error: received message with invalid compression flag",
         b"Unexpected EOF decoding stream",
     ];
@@ -105,6 +134,7 @@ pub(super) fn code_name(code: tonic::Code) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tonic::Status;
 
     #[test]
     fn framework_codes_follow_the_convention() {
@@ -116,5 +146,21 @@ mod tests {
         assert_eq!(public_code(Internal, b"validation task failed"), Internal);
         assert_eq!(public_code(OutOfRange, b"ply 12 is past the end"), OutOfRange);
         assert_eq!(percent_decoded(b"Error,%20decoded%2"), b"Error, decoded%2");
+    }
+
+    #[test]
+    fn the_decoders_report_names_the_field_from_the_request() {
+        let report = "Position.fen: ListLegalMovesRequest.position: invalid string value: data is not UTF-8 encoded";
+        assert_eq!(
+            decoder_field(report),
+            ("position.fen".into(), "invalid string value: data is not UTF-8 encoded".into())
+        );
+        assert_eq!(decoder_field("invalid tag value: 0"), (String::new(), "invalid tag value: 0".into()));
+        let mut headers = HeaderMap::new();
+        Status::internal(format!("{UNDECODABLE}{report}")).add_header(&mut headers).unwrap();
+        assert_eq!(status_of(&mut headers), Some(tonic::Code::InvalidArgument));
+        let status = Status::from_header_map(&headers).unwrap();
+        let details = tonic_types::StatusExt::get_details_bad_request(&status).expect("a BadRequest");
+        assert_eq!(details.field_violations[0].field, "position.fen");
     }
 }

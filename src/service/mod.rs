@@ -4,11 +4,15 @@
 //! the server use the library below it, never this module (except to start the
 //! server).
 
+/// The share of the server's places of one client address.
+pub mod address_share;
 /// AnalysisService over tonic.
 pub mod analysis;
 /// API keys and tenants.
 pub mod auth;
 mod blocking;
+/// What a call carries from one layer to the next: its tenant and its place.
+pub mod call;
 mod codec;
 mod connection;
 /// The accept loop: connections under limits, TLS and shutdown.
@@ -24,6 +28,9 @@ pub mod middleware;
 pub mod notation;
 /// A tenant's quotas, and refusals held back.
 pub mod quota;
+mod record;
+mod request_body;
+mod response_body;
 /// RulesService over tonic.
 pub mod rules;
 /// The server: every service behind its layers, and its shutdown.
@@ -31,6 +38,7 @@ pub mod server;
 /// TLS and mutual TLS, with certificates loaded again when they change.
 pub mod tls;
 mod unread;
+mod write_watch;
 
 /// Calls `look` every `interval` (the first time at once) until the returned task is
 /// aborted: how the TLS and API key files are watched.

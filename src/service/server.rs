@@ -11,7 +11,7 @@ use tonic::service::Routes;
 use super::analysis::Analysis;
 use super::auth::{AuthLayer, KeysFile};
 use super::connections::{ConnectionLimits, Connections};
-use super::middleware::{Cutoff, GrpcLayer, methods_of};
+use super::middleware::{CallLimits, Cutoff, GrpcLayer, methods_of};
 use super::notation::Notations;
 use super::rules::RulesServer;
 use super::tls::{TlsAcceptor, TlsFiles};
@@ -30,8 +30,13 @@ pub const EXIT_CALLS_CUT: u8 = 3;
 pub struct ServerConfig {
     /// Calls served at once; more are shed with RESOURCE_EXHAUSTED.
     pub max_concurrency: usize,
+    /// The places one client address may hold when no tenant is known (a call without an
+    /// API key or a client certificate); none: no share.
+    pub address_share: Option<usize>,
     /// The longest a call may run (a smaller `grpc-timeout` wins).
     pub request_timeout: Duration,
+    /// The longest time from a call's headers to the end of its request message.
+    pub request_body_timeout: Duration,
     /// The largest request or response message.
     pub max_message_bytes: usize,
     /// The most moves a position or game record may carry.
@@ -68,7 +73,9 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             max_concurrency: 256,
+            address_share: Some(128),
             request_timeout: Duration::from_secs(30),
+            request_body_timeout: Duration::from_secs(10),
             max_message_bytes: 4 * 1024 * 1024,
             max_game_plies: 10_000,
             drain_delay: Duration::ZERO,
@@ -160,13 +167,19 @@ pub async fn serve(
     }
     let keys_reload = api_keys.as_ref().map(|keys| keys.watch(config.api_keys_reload_interval));
     let cutoff = Cutoff::default();
+    let call_limits = CallLimits {
+        max_concurrency: config.max_concurrency,
+        address_share: config.address_share,
+        request_timeout: config.request_timeout,
+        request_body_timeout: config.request_body_timeout,
+    };
     let mut routes = Routes::new(health_service);
     if config.reflection != Reflection::Off {
         routes = routes.add_service(reflection_v1).add_service(reflection_v1alpha);
     }
     let routes = routes.add_service(rules).add_service(analysis).add_service(notations);
     let service = tower::ServiceBuilder::new()
-        .layer(GrpcLayer::new(config.max_concurrency, config.request_timeout, methods, cutoff.clone()))
+        .layer(GrpcLayer::new(&call_limits, methods, cutoff.clone()))
         .layer(AuthLayer::new(api_keys, config.reflection == Reflection::Open, config.longest_refusal_hold))
         .service(routes);
 

@@ -94,6 +94,7 @@ pub mod cpu;
 pub mod doc_pages;
 pub mod json_call;
 pub mod mate;
+pub mod raw_h2;
 pub mod redis_server;
 pub mod replay;
 pub mod server;

@@ -28,6 +28,7 @@ mod rules_latency;
 mod search_deadlines;
 mod search_priority;
 mod server;
+mod slow_clients;
 mod tenant_fairness;
 mod three_kingdoms;
 mod tls;

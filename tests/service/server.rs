@@ -366,7 +366,8 @@ async fn metrics_count_requests_by_method_and_code() {
     chuhe::telemetry::metrics_handle();
     let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics_addr = metrics.local_addr().unwrap();
-    tokio::spawn(chuhe::telemetry::serve_metrics(metrics, std::future::pending()));
+    let timeouts = chuhe::telemetry::MetricsTimeouts { first_request: Duration::from_secs(10), idle: None };
+    tokio::spawn(chuhe::telemetry::serve_metrics(metrics, timeouts, std::future::pending()));
     let server = start_alone(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let ok = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"OK\"", "grpc_service=\"chuhe.v1.RulesService\""];

@@ -91,7 +91,9 @@ fn deep_enough(stored: &StoredSearch, asked: &StoredLimits) -> bool {
 pub(super) async fn save(engine: &Engine, pending: Option<Pending>, answer: &proto::AnalyzeResponse) {
     let (Some(store), Some(p)) = (&engine.store, pending) else { return };
     let cancelled = answer.stop_reason == proto::StopReason::Cancelled as i32;
-    if cancelled || answer.from_cache || p.stored_depth.is_some_and(|d| d > answer.depth) {
+    // A starved search's time says nothing of its depth: it would answer later
+    // requests of that time with a shallow search.
+    if cancelled || answer.starved || answer.from_cache || p.stored_depth.is_some_and(|d| d > answer.depth) {
         return;
     }
     let lines = answer
@@ -149,6 +151,7 @@ pub(super) fn answer(stored: &StoredSearch) -> proto::AnalyzeResponse {
         hash_hit_rate: stored.hash_hit_rate,
         stop_reason: stored.stop_reason,
         from_cache: true,
+        ..Default::default()
     }
 }
 
@@ -166,5 +169,6 @@ pub(super) fn response_of(last: &proto::AnalyzeStreamResponse) -> proto::Analyze
         hash_hit_rate: last.hash_hit_rate,
         stop_reason: last.stop_reason,
         from_cache: last.from_cache,
+        ..Default::default()
     }
 }

@@ -118,7 +118,7 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
         time_ms: p.time_ms,
         hash_hit_rate: p.hash_hit_rate,
         stop_reason: stop_reason(out.stop_reason, *movetime) as i32,
-        from_cache: false,
+        ..Default::default()
     }
 }
 
@@ -190,6 +190,7 @@ impl AnalysisCalls for Game {
         r: &proto::HintRequest,
         deadline: Option<Deadline>,
     ) -> Result<proto::HintResponse, Error> {
+        super::check_notations(&r.notations, "notations")?;
         let game = self;
         check_not_over(&game)?;
         let position = game.position().clone();

@@ -188,7 +188,9 @@ pub fn check_rule_set(rule_set: i32, field: &str) -> Result<(), Error> {
     }
 }
 
-fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
+/// Checks a request's notations as ListLegalMoves does: Three Kingdoms has none but
+/// its point names.
+pub fn check_notations(list: &[i32], field: &str) -> Result<(), Error> {
     convert::check_count(list.len(), convert::MAX_NOTATIONS, field)?;
     for (i, &n) in list.iter().enumerate() {
         match proto::Notation::try_from(n) {
