@@ -32,3 +32,5 @@ pub use stack::AccumulatorStack;
 
 #[cfg(test)]
 mod net_tests;
+#[cfg(test)]
+mod output_tests;
