@@ -1,6 +1,6 @@
 //! The learned evaluation in the search: the incrementally kept accumulators equal a
-//! refresh from scratch along random games, the AVX2 and scalar kernels agree bit for
-//! bit, and a fixed-node search with a net is deterministic.
+//! refresh from scratch along random games, the SIMD (AVX2, SSE2) and scalar kernels
+//! agree bit for bit, and a fixed-node search with a net is deterministic.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -103,9 +103,9 @@ fn positions<P: Searchable>(start: P, seed: u64, plies: usize) -> Vec<P> {
 /// and bucket count, with weights of a trained net's size and with weights so large
 /// that the sums wrap.
 fn kernels_agree<P: Searchable>(variant: NetVariant, starts: Vec<P>) {
-    if !Kernel::Avx2.available() {
-        eprintln!("no AVX2 on this processor: only the scalar kernel runs");
-        return;
+    let simd: Vec<Kernel> = Kernel::ALL.into_iter().filter(|&k| k != Kernel::Scalar && k.available()).collect();
+    if simd.len() < 2 {
+        eprintln!("kernels on this processor: scalar and {simd:?}");
     }
     let huge = Ranges { feature: 16_000, output: 32_767, bias: 1 << 30 };
     for (i, (hidden, buckets, ranges)) in
@@ -114,20 +114,24 @@ fn kernels_agree<P: Searchable>(variant: NetVariant, starts: Vec<P>) {
             .enumerate()
     {
         let net = random::network(variant, hidden, buckets, 1000 + i as u64, ranges);
-        let (scalar, avx2) = (net.clone().with_kernel(Kernel::Scalar), net.with_kernel(Kernel::Avx2));
-        for (j, start) in starts.iter().enumerate() {
-            for pos in positions(start.clone(), 77 + j as u64, 120) {
-                let (b, turn) = (pos.board(), pos.turn());
-                let acc = Accumulator::refresh(&scalar, b);
-                assert_eq!(acc, Accumulator::refresh(&avx2, b), "H={hidden} B={buckets}");
-                assert_eq!(scalar.evaluate_board(b, turn), avx2.evaluate_board(b, turn), "H={hidden} B={buckets}");
+        let scalar = net.clone().with_kernel(Kernel::Scalar);
+        for &kernel in &simd {
+            let fast = net.clone().with_kernel(kernel);
+            for (j, start) in starts.iter().enumerate() {
+                for pos in positions(start.clone(), 77 + j as u64, 120) {
+                    let (b, turn) = (pos.board(), pos.turn());
+                    let acc = Accumulator::refresh(&scalar, b);
+                    assert_eq!(acc, Accumulator::refresh(&fast, b), "{kernel:?} H={hidden} B={buckets}");
+                    let eval = scalar.evaluate_board(b, turn);
+                    assert_eq!(eval, fast.evaluate_board(b, turn), "{kernel:?} H={hidden} B={buckets}");
+                }
             }
         }
     }
 }
 
 #[test]
-fn the_avx2_and_scalar_kernels_agree_bit_for_bit() {
+fn the_simd_and_scalar_kernels_agree_bit_for_bit() {
     kernels_agree(NetVariant::Xiangqi, XIANGQI_STARTS.iter().map(|t| fen::xiangqi(t).unwrap()).collect());
     kernels_agree(NetVariant::Janggi, JANGGI_STARTS.iter().map(|t| fen::janggi(t).unwrap()).collect());
 }

@@ -1,24 +1,27 @@
-//! The arithmetic of the net, written twice: a scalar path, and an AVX2 path chosen at
-//! run time where the processor has it. Both give the same bits: the accumulator's
-//! sums wrap in i16 on both, and the output's i32 sum wraps on both (its terms are
-//! exact, and a wrapping sum does not depend on its order).
+//! The arithmetic of the net: a scalar path, and SIMD paths (AVX2, chosen at run time
+//! where the processor has it; SSE2 otherwise, which every x86-64 processor has). All
+//! give the same bits: the accumulator's sums wrap in i16 on each, and the output's
+//! i32 sum wraps on each (its terms are exact, and a wrapping sum does not depend on
+//! its order).
 
 /// Which code computes the net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// Portable Rust, one lane at a time.
     Scalar,
+    /// 8 lanes at a time with SSE2 (x86-64 only).
+    Sse2,
     /// 16 lanes at a time with AVX2 (x86-64 only).
     Avx2,
 }
 
 impl Kernel {
     /// Every kernel, available here or not.
-    pub const ALL: [Kernel; 2] = [Kernel::Scalar, Kernel::Avx2];
+    pub const ALL: [Kernel; 3] = [Kernel::Scalar, Kernel::Sse2, Kernel::Avx2];
 
     /// The fastest kernel this processor runs.
     pub fn detect() -> Kernel {
-        if Kernel::Avx2.available() { Kernel::Avx2 } else { Kernel::Scalar }
+        [Kernel::Avx2, Kernel::Sse2].into_iter().find(|k| k.available()).unwrap_or(Kernel::Scalar)
     }
 
     /// Does this processor run it?
@@ -26,9 +29,11 @@ impl Kernel {
         match self {
             Kernel::Scalar => true,
             #[cfg(target_arch = "x86_64")]
+            Kernel::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => is_x86_feature_detected!("avx2"),
             #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx2 => false,
+            Kernel::Sse2 | Kernel::Avx2 => false,
         }
     }
 
@@ -60,6 +65,9 @@ impl Kernel {
             // SAFETY: a net keeps Avx2 only where `available` found it; the lengths
             // are checked above, `src`'s by the caller.
             Kernel::Avx2 => unsafe { avx2::apply(dst, src, len, adds, subs) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above (every x86-64 processor has SSE2).
+            Kernel::Sse2 => unsafe { sse2::apply(dst, src, len, adds, subs) },
             // SAFETY: as above.
             _ => unsafe { scalar_apply(dst, src, len, adds, subs) },
         }
@@ -75,6 +83,9 @@ impl Kernel {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             Kernel::Avx2 if fits_i16 => unsafe { avx2::output(us, them, weights) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            Kernel::Sse2 if fits_i16 => unsafe { sse2::output(us, them, weights) },
             _ => scalar_output(us, them, weights),
         }
     }
@@ -113,56 +124,119 @@ fn scalar_output(us: &[i16], them: &[i16], weights: &[i16]) -> i32 {
     half(us, w_us).wrapping_add(half(them, w_them))
 }
 
+/// A SIMD kernel over one vector width: `$lanes` i16 lanes per vector, the width's
+/// intrinsics, and `$fold`, which adds the vector's i32 lanes down to 128 bits.
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+macro_rules! simd_kernel {
+    ($module:ident, $feature:literal, $lanes:literal, $load:ident, $store:ident, $add16:ident, $sub16:ident,
+     $max16:ident, $min16:ident, $set1:ident, $zero:ident, $mullo:ident, $madd:ident, $add32:ident, $fold:path) => {
+        mod $module {
+            use std::arch::x86_64::*;
+
+            /// # Safety
+            #[doc = concat!("The processor must have ", $feature, "; every row `len` long, a multiple of ")]
+            #[doc = concat!(stringify!($lanes), "; `dst` valid for `len` writes and `src` for `len` reads (it")]
+            /// may be `dst`).
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn apply(dst: *mut i16, src: *const i16, len: usize, adds: &[&[i16]], subs: &[&[i16]]) {
+                for i in (0..len).step_by($lanes) {
+                    // SAFETY: `i + lanes <= len` for every row (unaligned loads and
+                    // stores); the chunk of `src` is read before the same chunk of
+                    // `dst` is written.
+                    unsafe {
+                        let mut v = $load(src.add(i).cast());
+                        for a in adds {
+                            v = $add16(v, $load(a.as_ptr().add(i).cast()));
+                        }
+                        for s in subs {
+                            v = $sub16(v, $load(s.as_ptr().add(i).cast()));
+                        }
+                        $store(dst.add(i).cast(), v);
+                    }
+                }
+            }
+
+            /// # Safety
+            #[doc = concat!("The processor must have ", $feature, "; `weights` twice as long as `us` and")]
+            #[doc = concat!("`them`, a multiple of ", stringify!($lanes), "; every weight within ±128.")]
+            #[target_feature(enable = $feature)]
+            pub(super) unsafe fn output(us: &[i16], them: &[i16], weights: &[i16]) -> i32 {
+                let h = us.len();
+                let zero = $zero();
+                let ceiling = $set1(super::super::net::QA as i16);
+                let mut sum = $zero();
+                for (acc, w) in [(us, &weights[..h]), (them, &weights[h..])] {
+                    for i in (0..h).step_by($lanes) {
+                        // SAFETY: `i + lanes <= h` for both slices.
+                        unsafe {
+                            let x = $load(acc.as_ptr().add(i).cast());
+                            let c = $min16($max16(x, zero), ceiling);
+                            // `c * w` fits an i16 (|w| <= 128); times `c` again into
+                            // i32 pairs.
+                            let cw = $mullo(c, $load(w.as_ptr().add(i).cast()));
+                            sum = $add32(sum, $madd(cw, c));
+                        }
+                    }
+                }
+                super::sum_i32x4($fold(sum))
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+simd_kernel!(
+    avx2,
+    "avx2",
+    16,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_add_epi16,
+    _mm256_sub_epi16,
+    _mm256_max_epi16,
+    _mm256_min_epi16,
+    _mm256_set1_epi16,
+    _mm256_setzero_si256,
+    _mm256_mullo_epi16,
+    _mm256_madd_epi16,
+    _mm256_add_epi32,
+    super::fold_avx2
+);
+
+#[cfg(target_arch = "x86_64")]
+simd_kernel!(
+    sse2,
+    "sse2",
+    8,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    _mm_add_epi16,
+    _mm_sub_epi16,
+    _mm_max_epi16,
+    _mm_min_epi16,
+    _mm_set1_epi16,
+    _mm_setzero_si128,
+    _mm_mullo_epi16,
+    _mm_madd_epi16,
+    _mm_add_epi32,
+    std::convert::identity
+);
+
+/// The two 128-bit halves of an AVX2 vector of i32, added lane by lane (wrapping).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fold_avx2(v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m128i {
     use std::arch::x86_64::*;
+    _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
+}
 
-    const LANES: usize = 16;
-
-    /// # Safety
-    /// The processor must have AVX2; every row `len` long, a multiple of 16; `dst`
-    /// valid for `len` writes and `src` for `len` reads (it may be `dst`).
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply(dst: *mut i16, src: *const i16, len: usize, adds: &[&[i16]], subs: &[&[i16]]) {
-        for i in (0..len).step_by(LANES) {
-            // SAFETY: `i + 16 <= len` for every row (unaligned loads and stores); the
-            // chunk of `src` is read before the same chunk of `dst` is written.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.add(i).cast());
-                for a in adds {
-                    v = _mm256_add_epi16(v, _mm256_loadu_si256(a.as_ptr().add(i).cast()));
-                }
-                for s in subs {
-                    v = _mm256_sub_epi16(v, _mm256_loadu_si256(s.as_ptr().add(i).cast()));
-                }
-                _mm256_storeu_si256(dst.add(i).cast(), v);
-            }
-        }
-    }
-
-    /// # Safety
-    /// The processor must have AVX2; `weights` twice as long as `us` and `them`, a
-    /// multiple of 16; every weight within ±128.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn output(us: &[i16], them: &[i16], weights: &[i16]) -> i32 {
-        let h = us.len();
-        let zero = _mm256_setzero_si256();
-        let ceiling = _mm256_set1_epi16(super::super::net::QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for (acc, w) in [(us, &weights[..h]), (them, &weights[h..])] {
-            for i in (0..h).step_by(LANES) {
-                // SAFETY: `i + 16 <= h` for both slices.
-                unsafe {
-                    let x = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-                    let c = _mm256_min_epi16(_mm256_max_epi16(x, zero), ceiling);
-                    let cw = _mm256_mullo_epi16(c, _mm256_loadu_si256(w.as_ptr().add(i).cast()));
-                    sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, c));
-                }
-            }
-        }
-        let pair = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256::<1>(sum));
-        let quad = _mm_add_epi32(pair, _mm_shuffle_epi32::<0b01_00_11_10>(pair));
-        let one = _mm_add_epi32(quad, _mm_shuffle_epi32::<0b10_11_00_01>(quad));
-        _mm_cvtsi128_si32(one)
-    }
+/// The wrapping sum of four i32 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn sum_i32x4(v: std::arch::x86_64::__m128i) -> i32 {
+    use std::arch::x86_64::*;
+    let pairs = _mm_add_epi32(v, _mm_shuffle_epi32::<0b01_00_11_10>(v));
+    let one = _mm_add_epi32(pairs, _mm_shuffle_epi32::<0b10_11_00_01>(pairs));
+    _mm_cvtsi128_si32(one)
 }

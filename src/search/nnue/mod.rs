@@ -5,8 +5,8 @@
 //! `hidden` lanes per side ([`accumulator`]), kept along the search path move by move
 //! ([`stack`]); a squared clipped ReLU of both (the side to move's first) into one of
 //! up to 16 outputs chosen by the material left ([`output`]). The file format and its
-//! checks are in [`net`], the arithmetic (scalar, and AVX2 where the processor has it,
-//! bit for bit the same) in [`kernel`].
+//! checks are in [`net`], the arithmetic (scalar, AVX2 where the processor has it,
+//! SSE2 otherwise; bit for bit the same) in [`kernel`].
 //!
 //! Units: the search's evaluation is centipawn-like (a soldier about 100, a chariot
 //! about 900 in Xiangqi, 1300 in Janggi); a net's `scale` turns its float output into
