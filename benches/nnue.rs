@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use chuhe::notation::fen;
 use chuhe::rules::types::{Move, MoveList};
-use chuhe::rules::{BoardPosition, GamePosition};
+
 use chuhe::search::Searchable;
 use chuhe::search::nnue::random::{self, Ranges};
 use chuhe::search::nnue::{Accumulator, Kernel, NetVariant, Network, pieces_besides_generals};
