@@ -1,6 +1,6 @@
 //! The learned evaluation's cost: one evaluation (output layer), one refresh of both
-//! accumulators, one incremental update (a move with a capture), each with the scalar
-//! and the AVX2 kernel, on a net of the shipped shape (256 lanes, 8 buckets, random
+//! accumulators, one incremental update (a move with a capture), each with the scalar,
+//! SSE2 and AVX2 kernels, on a net of the shipped shape (256 lanes, 8 buckets, random
 //! weights). Run with `cargo bench --bench nnue`; search speed with the net is in the
 //! `search` bench.
 
@@ -8,13 +8,12 @@ use std::hint::black_box;
 
 use chuhe::notation::fen;
 use chuhe::rules::types::{Move, MoveList};
-
 use chuhe::search::Searchable;
 use chuhe::search::nnue::random::{self, Ranges};
 use chuhe::search::nnue::{Accumulator, Kernel, NetVariant, Network, pieces_besides_generals};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// A middlegame with 28 pieces.
+/// A middlegame with 27 pieces.
 const MIDDLEGAME: &str = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
 
 fn shipped_shape(kernel: Kernel) -> Network {
