@@ -32,6 +32,11 @@ struct Job {
 }
 
 impl Job {
+    /// What evaluates its search: `classical` or the net's identity.
+    fn evaluation(&self) -> String {
+        crate::search::nnue::evaluation_name(self.params.nnue.as_deref())
+    }
+
     /// Searches on the calling thread, from now on: the outcome, and whether a move time
     /// (not the server's cap or the call's deadline) bounded it.
     fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
@@ -84,6 +89,7 @@ fn job(
         // may be anything.
         search_moves: parse_root_moves(search_moves, "search_moves", Some(&game))?,
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
+        nnue: engine.config.evaluation.net_for(game.net_variant()),
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), deadline);
     Ok(Job { game, params, budget })
@@ -125,8 +131,14 @@ fn lines(report: &Report) -> Vec<proto::PrincipalVariation> {
     principal_variations(report.lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
 }
 
-/// The final answer of a search (`movetime`: see [`stop_reason`]).
-pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> proto::AnalyzeResponse {
+/// The final answer of a search (`movetime`: see [`stop_reason`]) that `evaluation`
+/// evaluated (see [`crate::search::nnue::evaluation_name`]).
+pub fn analyze_response(
+    outcome: &Outcome,
+    movetime: bool,
+    hit_rate: f64,
+    evaluation: String,
+) -> proto::AnalyzeResponse {
     let r = &outcome.report;
     proto::AnalyzeResponse {
         lines: lines(r),
@@ -139,9 +151,14 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
+        evaluation,
+        engine_version: ENGINE_VERSION.to_string(),
         ..Default::default()
     }
 }
+
+/// The engine's version, which every answer of a search names.
+pub use crate::engine::store::ENGINE_VERSION;
 
 /// The stream message of one finished depth.
 pub fn progress(r: &Report, hit_rate: f64) -> proto::AnalyzeStreamResponse {
@@ -222,7 +239,7 @@ impl AnalysisCalls for BoardGame {
         let stop = AtomicBool::new(false);
         let hit_rate = || engine.tt.hit_rate();
         let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
-        Ok(analyze_response(&outcome, movetime, hit_rate()))
+        Ok(analyze_response(&outcome, movetime, hit_rate(), job.evaluation()))
     }
 
     async fn analyze(
@@ -258,7 +275,7 @@ impl AnalysisCalls for BoardGame {
             .stream(job.budget.until, move |engine, stop, send| {
                 let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
                 let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
-                send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
+                send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate(), job.evaluation())));
             })
             .await?;
         // The final answer is written as it goes out, without holding the stream back.
@@ -292,8 +309,9 @@ impl AnalysisCalls for BoardGame {
             }
             cache::Cached::Search(pending) => pending,
         };
+        let evaluation = job.evaluation();
         let (outcome, movetime) = search(engine, job).await?;
-        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate());
+        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate(), evaluation);
         cache::save(engine, pending, &answer).await;
         hint_answer(&game, outcome.best, &notations, answer)
     }
@@ -357,6 +375,7 @@ fn hint_answer(
 /// little CPU), the call answers from its last finished depth. The answer gives the CPU
 /// the search got, and whether it was starved.
 async fn search_on_time(engine: &Arc<Engine>, job: Job) -> Result<proto::AnalyzeResponse, Error> {
+    let evaluation = job.evaluation();
     let watch = super::on_time::Watch::default();
     let reports = watch.clone();
     let answered = super::on_time::on_time(engine, job.budget.until, &watch, move |engine, stop| {
@@ -371,7 +390,7 @@ async fn search_on_time(engine: &Arc<Engine>, job: Job) -> Result<proto::Analyze
     let hit_rate = engine.tt.hit_rate();
     Ok(match answered {
         super::on_time::Answer::Searched((outcome, movetime, cpu)) => {
-            let mut answer = analyze_response(&outcome, movetime, hit_rate);
+            let mut answer = analyze_response(&outcome, movetime, hit_rate, evaluation);
             if let Some(cpu) = cpu {
                 answer.cpu_ms = cpu.as_millis() as u32;
                 answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
@@ -380,7 +399,7 @@ async fn search_on_time(engine: &Arc<Engine>, job: Job) -> Result<proto::Analyze
         }
         // The search thread did not answer in its time: it got too little CPU.
         super::on_time::Answer::Late(outcome) => {
-            proto::AnalyzeResponse { starved: true, ..analyze_response(&outcome, true, hit_rate) }
+            proto::AnalyzeResponse { starved: true, ..analyze_response(&outcome, true, hit_rate, evaluation) }
         }
     })
 }

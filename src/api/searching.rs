@@ -101,6 +101,8 @@ pub fn progress_message(
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
         from_cache: false,
+        evaluation: String::new(),
+        engine_version: String::new(),
     }
 }
 
@@ -119,6 +121,8 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
         stop_reason: a.stop_reason,
         is_final: true,
         from_cache: a.from_cache,
+        evaluation: a.evaluation,
+        engine_version: a.engine_version,
     }
 }
 

@@ -97,6 +97,7 @@ pub mod mate;
 pub mod raw_h2;
 pub mod redis_server;
 pub mod replay;
+pub mod rng;
 pub mod server;
 pub mod slow_xiangqi;
 pub mod threads;

@@ -13,6 +13,7 @@ mod analysis_store;
 mod api_keys;
 mod audit;
 mod deploy;
+mod evaluation;
 mod game_length_limits;
 mod ghz_configs;
 mod hardening;
