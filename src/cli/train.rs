@@ -1,6 +1,7 @@
 //! `chuhe train`: data files of `chuhe datagen` to a quantised net file (see
 //! [`chuhe::train::trainer`] and [`chuhe::train::export`]).
 
+use std::io::Write as _;
 use std::time::Instant;
 
 use chuhe::train::data::{DataVariant, for_each_record};
@@ -111,7 +112,6 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
     let shape = LossShape { scale: settings.scale, k, lambda: settings.lambda };
     let model = chuhe::train::model::Model::new(settings.hidden, settings.buckets, settings.seed);
     out!("epoch 0: validation loss {:.6}", mean_loss(&model, &validation, &shape, settings.threads));
-    let mut lines = Vec::new();
     let model = train(&settings, k, &mut training, &validation, &mut |e| {
         let line = format!(
             "epoch {}: training loss {:.6}, validation loss {:.6}, {:.0} s",
@@ -120,8 +120,8 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
             e.validation,
             started.elapsed().as_secs_f64()
         );
-        println!("{line}");
-        lines.push(line);
+        // A closed output must not stop the training: the net is still written.
+        let _ = writeln!(std::io::stdout(), "{line}");
     });
     out!(
         "held-out decided games: {:.1} % of predictions on the winner's side",
