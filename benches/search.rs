@@ -1,11 +1,15 @@
 //! Search speed: nodes per second to a fixed depth over a set of positions, one thread,
-//! for Xiangqi and for Three Kingdoms. Run with `cargo bench --bench search`.
+//! for Xiangqi and for Three Kingdoms; and Xiangqi at a fixed node count with the
+//! classical evaluation against a net. Run with `cargo bench --bench search`.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use chuhe::notation::fen;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::xiangqi::Game;
+use chuhe::search::nnue::random::{self, Ranges};
+use chuhe::search::nnue::{Kernel, NetVariant, Network};
 use chuhe::search::three_kingdoms as tk;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, search};
@@ -90,5 +94,48 @@ fn bench_three_kingdoms(c: &mut Criterion) {
     nodes_per_second(c, "search three kingdoms", THREE_KINGDOMS_DEPTH, THREE_KINGDOMS.len(), run_three_kingdoms);
 }
 
-criterion_group!(benches, bench, bench_three_kingdoms);
+/// Nodes searched from each position when comparing evaluations.
+const EVALUATION_NODES: u64 = 200_000;
+
+/// A net of the shipped shape (256 lanes, 8 buckets) with random weights: a trained
+/// net of that shape costs the same per node.
+fn shipped_shape(kernel: Kernel) -> Arc<Network> {
+    Arc::new(random::network(NetVariant::Xiangqi, 256, 8, 42, Ranges::TYPICAL).with_kernel(kernel))
+}
+
+fn run_fixed_nodes(tables: &[TranspositionTable], nnue: &Option<Arc<Network>>) -> u64 {
+    let mut nodes = 0;
+    for (f, tt) in POSITIONS.iter().zip(tables) {
+        let game = Game::new(fen::xiangqi(f).expect("valid FEN"));
+        let limits = Limits { nodes: Some(EVALUATION_NODES), ..Limits::default() };
+        let params = Params { limits, nnue: nnue.clone(), ..Params::default() };
+        nodes += search(&game, &params, tt, &AtomicBool::new(false), None, &mut |_| {}).report.nodes;
+    }
+    nodes
+}
+
+/// Nodes per second with the classical evaluation and with a net (each kernel this
+/// processor runs), at a fixed node count per position.
+fn bench_evaluations(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search by evaluation");
+    group.sample_size(10);
+    let mut evaluations = vec![("classical".to_string(), None)];
+    for kernel in Kernel::ALL.into_iter().filter(|k| k.available()) {
+        evaluations.push((format!("nnue 256x8 {kernel:?}"), Some(shipped_shape(kernel))));
+    }
+    for (name, nnue) in evaluations {
+        let nodes = run_fixed_nodes(&fresh_tables(POSITIONS.len()), &nnue);
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("{name}, {} positions, {nodes} nodes", POSITIONS.len()), |b| {
+            b.iter_batched_ref(
+                || fresh_tables(POSITIONS.len()),
+                |tables| run_fixed_nodes(tables, &nnue),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_three_kingdoms, bench_evaluations);
 criterion_main!(benches);

@@ -16,6 +16,7 @@ use tokio_stream::Stream;
 
 use crate::game::BoardGame;
 use crate::rules::three_kingdoms::outcome::Game as ThreeKingdomsGame;
+use crate::search::nnue::Evaluation;
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Outcome, Params, Report, UnderRules, three_kingdoms};
 
@@ -67,6 +68,8 @@ pub struct EngineConfig {
     /// How search threads give way to the threads of rules calls when every core is
     /// searching (Linux: `SCHED_IDLE` or a nice value; by default a nice value of 10).
     pub search_priority: SearchPriority,
+    /// The evaluation of the 9x10 variants' searches: the classical one or a net.
+    pub evaluation: Evaluation,
 }
 
 /// The searches that run at once by default: one per core. Leaving a core to the rules
@@ -88,6 +91,7 @@ impl Default for EngineConfig {
             default_analysis: Duration::from_millis(1000),
             max_queue_wait: Duration::from_millis(50),
             search_priority: SearchPriority::default(),
+            evaluation: Evaluation::default(),
         }
     }
 }

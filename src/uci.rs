@@ -4,7 +4,11 @@
 //! value ...`, `position startpos|fen FEN [moves ...]` (ICCS), `go movetime|depth|nodes|
 //! wtime btime winc binc movestogo|infinite`, `stop`, `quit`. `setoption name
 //! UCI_Variant value janggi` switches to Janggi (then `startpos` is the Janggi start and
-//! a pass is written `pass`); `value xiangqi` switches back.
+//! a pass is written `pass`); `value xiangqi` switches back. `Use NNUE` (a check)
+//! chooses the nets over the classical evaluation; `EvalFile` and `EvalFileJanggi`
+//! replace the embedded Xiangqi and Janggi nets by a file (`<embedded>` brings the
+//! embedded one back); a file that cannot be loaded is an `info string` naming it, and
+//! the net in place stays.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -13,6 +17,7 @@ use std::time::Duration;
 use crate::engine::{Engine, EngineConfig, Running, SearchPriority};
 use crate::game::{BoardGame, RuleSet, Variant};
 use crate::rules::types::Color;
+use crate::search::nnue::{Evaluation, NetVariant, embedded};
 use crate::search::time::Clock;
 use crate::search::{self, Limits, Params, Score};
 
@@ -27,6 +32,8 @@ struct Session {
     rules: Option<RuleSet>,
     game: BoardGame,
     running: Option<Running>,
+    /// The classical evaluation or the nets, and which nets.
+    evaluation: Evaluation,
 }
 
 /// The engine of a UCI session: one search thread at the process's own priority, no
@@ -64,6 +71,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
         rules: None,
         game: BoardGame::startpos(Variant::Xiangqi),
         running: None,
+        evaluation: Evaluation::default(),
     };
     for line in input.lines() {
         let Ok(line) = line else { break };
@@ -75,6 +83,9 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
                 say(&out, "option name Threads type spin default 1 min 1 max 256".into());
                 say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi var janggi".into());
+                say(&out, format!("option name Use NNUE type check default {}", embedded::NNUE_BY_DEFAULT));
+                say(&out, format!("option name EvalFile type string default {EMBEDDED}"));
+                say(&out, format!("option name EvalFileJanggi type string default {EMBEDDED}"));
                 say(
                     &out,
                     "option name Rules type combo default default var default var simplified var asian \
@@ -99,6 +110,14 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                         }
                     }
                     (Some("Threads"), Some(v)) => s.threads = v.parse().unwrap_or(1).max(1),
+                    (Some("Use NNUE"), Some(v)) => match v.parse::<bool>() {
+                        Ok(on) => s.evaluation.use_nnue = on,
+                        Err(_) => say(&out, format!("info string Use NNUE: {v} is neither true nor false")),
+                    },
+                    (Some("EvalFile"), Some(v)) => say(&out, eval_file(&mut s.evaluation, NetVariant::Xiangqi, &v)),
+                    (Some("EvalFileJanggi"), Some(v)) => {
+                        say(&out, eval_file(&mut s.evaluation, NetVariant::Janggi, &v))
+                    }
                     (Some("UCI_Variant"), Some(v)) => match v.parse::<Variant>() {
                         Ok(variant @ (Variant::Xiangqi | Variant::Janggi)) => {
                             s.variant = variant;
@@ -127,7 +146,10 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
             }
             Some("go") => {
                 wait(&mut s);
-                let params = go_params(&words, s.game.turn(), s.threads);
+                let params = Params {
+                    nnue: s.evaluation.net_for(s.game.net_variant()),
+                    ..go_params(&words, s.game.turn(), s.threads)
+                };
                 let (game, to_gui) = (s.game.clone(), out.clone());
                 // The previous search has ended (`wait` above): its thread is free.
                 let started = s.engine.try_admit().and_then(|permit| {
@@ -174,6 +196,21 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
         }
     }
     wait(&mut s);
+}
+
+/// The value of `EvalFile` and `EvalFileJanggi` that stands for the embedded net.
+const EMBEDDED: &str = "<embedded>";
+
+/// Puts the net file at `path` (or the embedded net) in `variant`'s place; the
+/// answer to say, an error naming the file when it cannot be loaded (the net in
+/// place then stays).
+fn eval_file(evaluation: &mut Evaluation, variant: NetVariant, path: &str) -> String {
+    if path == EMBEDDED {
+        evaluation.set(embedded::network(variant));
+    } else if let Err(e) = evaluation.load(variant, std::path::Path::new(path)) {
+        return format!("info string {e}; the {} net stays {}", variant.name(), evaluation.network(variant).identity());
+    }
+    format!("info string {} net {}", variant.name(), evaluation.network(variant).identity())
 }
 
 /// Stops the running search, if any, and waits until it has said its best move.

@@ -26,6 +26,11 @@ struct Job {
 }
 
 impl Job {
+    /// What evaluates its search: `classical` or the net's identity.
+    fn evaluation(&self) -> String {
+        search::nnue::evaluation_name(self.params.nnue.as_deref())
+    }
+
     /// Searches on the calling thread, from now on: the outcome, and whether a move time
     /// (not the server's cap or the call's deadline) bounded it.
     fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
@@ -78,6 +83,7 @@ fn job(
         // may be anything.
         search_moves: parse_root_moves(search_moves, "search_moves", Some(&game))?,
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
+        nnue: engine.config.evaluation.net_for(game.net_variant()),
     };
     let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), deadline);
     Ok(Job { game, params, budget })
@@ -186,8 +192,14 @@ pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
     if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
 }
 
-/// The final answer of a search (`movetime`: see [`stop_reason`]).
-pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> proto::AnalyzeResponse {
+/// The final answer of a search (`movetime`: see [`stop_reason`]) that `evaluation`
+/// evaluated (see [`crate::search::nnue::evaluation_name`]).
+pub fn analyze_response(
+    outcome: &Outcome,
+    movetime: bool,
+    hit_rate: f64,
+    evaluation: String,
+) -> proto::AnalyzeResponse {
     let r = &outcome.report;
     proto::AnalyzeResponse {
         lines: lines(r),
@@ -200,8 +212,13 @@ pub fn analyze_response(outcome: &Outcome, movetime: bool, hit_rate: f64) -> pro
         time_ms: r.elapsed.as_millis() as u32,
         hash_hit_rate: hit_rate,
         stop_reason: stop_reason(outcome.stop_reason, movetime) as i32,
+        evaluation,
+        engine_version: ENGINE_VERSION.to_string(),
     }
 }
+
+/// The engine's version, which every answer of a search names.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A stream message (not final) for a search so far: its lines, best first, and its
 /// depth, greatest depth, nodes and time.
@@ -225,6 +242,8 @@ pub fn progress_message(
         hash_hit_rate: hit_rate,
         stop_reason: proto::StopReason::Unspecified as i32,
         is_final: false,
+        evaluation: String::new(),
+        engine_version: String::new(),
     }
 }
 
@@ -250,7 +269,7 @@ pub fn analyze_here(
     let stop = AtomicBool::new(false);
     let hit_rate = || engine.tt.hit_rate();
     let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
-    Ok(analyze_response(&outcome, movetime, hit_rate()))
+    Ok(analyze_response(&outcome, movetime, hit_rate(), job.evaluation()))
 }
 
 /// Admits the job, runs it on a search thread and waits for the outcome (and whether a
@@ -273,6 +292,8 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
         hash_hit_rate: a.hash_hit_rate,
         stop_reason: a.stop_reason,
         is_final: true,
+        evaluation: a.evaluation,
+        engine_version: a.engine_version,
     }
 }
 
@@ -293,8 +314,9 @@ pub async fn analyze(
         AnyGame::ThreeKingdoms(game) => return three_kingdoms_analysis::analyze(engine, r, game, deadline).await,
     };
     let job = analyze_job(engine, r, game, deadline)?;
+    let evaluation = job.evaluation();
     let (outcome, movetime) = search(engine, job).await?;
-    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate()))
+    Ok(analyze_response(&outcome, movetime, engine.tt.hit_rate(), evaluation))
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
@@ -317,7 +339,7 @@ pub async fn analyze_stream(
         .stream(job.budget.until, move |engine, stop, send| {
             let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
             let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
-            send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate())));
+            send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate(), job.evaluation())));
         })
         .await?;
     Ok(stream)

@@ -152,6 +152,7 @@ pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLi
         threads: 1,
         search_moves: Vec::new(),
         exclude_moves: Vec::new(),
+        nnue: engine.config.evaluation.net_for(start.net_variant()),
     };
     Ok(Audit {
         start,
@@ -384,7 +385,8 @@ pub fn correlation(pairs: &[(f64, f64)]) -> Option<f64> {
 fn parameters(audit: &Audit) -> proto::AuditParameters {
     let limits = &audit.params.limits;
     proto::AuditParameters {
-        engine_version: env!("CARGO_PKG_VERSION").to_string(),
+        engine_version: super::analysis::ENGINE_VERSION.to_string(),
+        evaluation: search::nnue::evaluation_name(audit.params.nnue.as_deref()),
         nodes_per_ply: limits.nodes.unwrap_or(0),
         movetime_ms_per_ply: limits.movetime.map_or(0, |t| t.as_millis() as u32),
         multipv: audit.params.multipv as u32,

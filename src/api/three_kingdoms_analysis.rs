@@ -65,6 +65,7 @@ fn job(engine: &Engine, r: &proto::AnalyzeRequest, game: Game, deadline: Option<
         threads: 1,
         search_moves: root_moves(&r.search_moves, "search_moves", Some(&game))?,
         exclude_moves: root_moves(&r.exclude_moves, "exclude_moves", None)?,
+        nnue: None,
     };
     Ok(Job { game, params, budget: engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0, deadline) })
 }
@@ -113,6 +114,9 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
         time_ms: p.time_ms,
         hash_hit_rate: p.hash_hit_rate,
         stop_reason: stop_reason(out.stop_reason, *movetime) as i32,
+        // Three Kingdoms has only its own classical evaluation.
+        evaluation: crate::search::nnue::evaluation_name(None),
+        engine_version: super::analysis::ENGINE_VERSION.to_string(),
     }
 }
 

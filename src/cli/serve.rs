@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use chuhe::engine::{EngineConfig, SearchPriority};
+use chuhe::search::nnue::{Evaluation, NetVariant};
 use chuhe::service::connections::{ConnectionLimits, bind};
 use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, serve};
 use chuhe::service::tls::TlsFiles;
@@ -119,6 +120,40 @@ pub struct ServeArgs {
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
+    /// The evaluation of Xiangqi and Janggi searches: `nnue` (the nets) or
+    /// `classical`. Unset: the build's default (docs/engine.md).
+    #[arg(long, env = "CHUHE_EVAL", value_enum)]
+    eval: Option<EvalKind>,
+    /// A Xiangqi net file to use instead of the embedded one.
+    #[arg(long, env = "CHUHE_EVAL_FILE")]
+    eval_file: Option<std::path::PathBuf>,
+    /// A Janggi net file to use instead of the embedded one.
+    #[arg(long, env = "CHUHE_EVAL_FILE_JANGGI")]
+    eval_file_janggi: Option<std::path::PathBuf>,
+}
+
+/// What evaluates the positions searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalKind {
+    /// The hand-written evaluation.
+    Classical,
+    /// The nets (NNUE).
+    Nnue,
+}
+
+/// The evaluation the flags ask for; a net file that cannot be loaded is an error
+/// naming it.
+fn evaluation(args: &ServeArgs) -> Result<Evaluation, Failure> {
+    let mut evaluation = Evaluation::default();
+    if let Some(kind) = args.eval {
+        evaluation.use_nnue = kind == EvalKind::Nnue;
+    }
+    for (variant, file) in [(NetVariant::Xiangqi, &args.eval_file), (NetVariant::Janggi, &args.eval_file_janggi)] {
+        if let Some(path) = file {
+            evaluation.load(variant, path).map_err(|e| Failure::Message(format!("cannot start: {e}")))?;
+        }
+    }
+    Ok(evaluation)
 }
 
 /// A switch of the command line.
@@ -151,6 +186,12 @@ impl ServeArgs {
 /// Runs the server until SIGTERM or SIGINT; exits with status 3 when calls were cut.
 pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
     telemetry::init_tracing(args.log_format);
+    let evaluation = evaluation(&args)?;
+    tracing::info!(
+        xiangqi = %evaluation.name(NetVariant::Xiangqi),
+        janggi = %evaluation.name(NetVariant::Janggi),
+        "evaluation"
+    );
     let config = ServerConfig {
         max_concurrency: args.max_concurrency,
         request_timeout: Duration::from_millis(args.request_timeout_ms),
@@ -187,6 +228,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             max_analysis: Duration::from_millis(args.max_analysis_ms),
             max_queue_wait: Duration::from_millis(args.max_queue_wait_ms),
             search_priority: SearchPriority { idle: args.search_idle, nice: args.search_nice },
+            evaluation,
             ..EngineConfig::default()
         },
     };

@@ -1,6 +1,7 @@
 //! A game record of either 9x10 variant under its rule set, and what the front ends do
 //! with one.
 
+use crate::search::nnue::NetVariant;
 use std::fmt;
 
 use super::{RuleSet, Variant, WrongVariant};
@@ -76,6 +77,14 @@ pub struct MoveFacts {
 }
 
 impl BoardGame {
+    /// The variant of the nets that evaluate it.
+    pub fn net_variant(&self) -> NetVariant {
+        match self {
+            BoardGame::Xiangqi(..) => NetVariant::Xiangqi,
+            BoardGame::Janggi(..) => NetVariant::Janggi,
+        }
+    }
+
     /// The game from a FEN (`startpos`: the variant's usual start), no moves played.
     /// Three Kingdoms has no FEN: its positions are [`crate::rules::three_kingdoms`]'s.
     pub fn from_fen(variant: Variant, text: &str) -> Result<BoardGame, String> {

@@ -22,6 +22,7 @@ pub mod eval;
 mod eval_weights;
 pub mod janggi_eval;
 pub mod janggi_weights;
+pub mod nnue;
 mod searchable;
 pub mod see;
 pub mod terms;

@@ -1,6 +1,7 @@
 //! What the search needs of a variant: [`Searchable`] (a position) and [`SearchGame`]
 //! (the history it starts from), and their implementations for the 9x10 variants.
 
+use super::nnue::{Change, NetVariant};
 use super::{eval, janggi_eval, see};
 use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::repetition::CyclePly;
@@ -26,6 +27,8 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     /// pruning, the null move's step per evaluation) in percent of the values sized
     /// for Xiangqi's material.
     const MARGIN_PERCENT: i32 = 100;
+    /// The variant of the nets that evaluate it.
+    const NET_VARIANT: NetVariant;
 
     /// The side that loses a repetition cycle under `rules`, if one does: `plies` were
     /// played from `self`, which stands at both ends of the cycle.
@@ -62,6 +65,17 @@ pub trait Searchable: BoardPosition<Undo: Copy + Send + Sync> + Send + Sync {
     #[inline(always)]
     fn ended_winner(&self, _rules: Self::Rules) -> Option<Color> {
         None
+    }
+    /// What `m` (legal, not yet played) changes for a net's inputs.
+    #[inline(always)]
+    fn net_change(&self, m: Move) -> Change {
+        if Self::PASSES && m.is_pass() {
+            return Change::NONE;
+        }
+        match self.board().piece_at(m.from()) {
+            Some(piece) => Change::of_move(piece, m.from(), m.to(), self.captured(m)),
+            None => Change::NONE,
+        }
     }
     /// The incrementally kept part of the evaluation, computed from scratch.
     fn material(&self) -> Self::Material;
@@ -139,6 +153,7 @@ impl Searchable for xiangqi::Position {
     type Material = eval::Material;
     type Rules = xiangqi::adjudicate::RuleSet;
     const SALT: u64 = 0x5849_414E_4751_4931;
+    const NET_VARIANT: NetVariant = NetVariant::Xiangqi;
 
     fn cycle_loser(&self, rules: Self::Rules, plies: &[CyclePly]) -> Option<Color> {
         xiangqi::adjudicate::judge_cycle(|| self.clone(), self.turn(), plies, 0, rules).loser()
@@ -166,6 +181,7 @@ impl Searchable for janggi::Position {
     type Material = janggi_eval::Material;
     type Rules = janggi::adjudicate::RuleSet;
     const SALT: u64 = 0x4A41_4E47_4749_3031;
+    const NET_VARIANT: NetVariant = NetVariant::Janggi;
     const EXCHANGE_VALUES: [i32; 7] = see::JANGGI_SEE_VALUE;
     /// Janggi's material is worth about 1.4 times Xiangqi's (a chariot 1300 against 915).
     const MARGIN_PERCENT: i32 = 140;

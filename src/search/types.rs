@@ -1,7 +1,9 @@
 //! The search's limits, parameters, lines, reports and scores.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::nnue::Network;
 use super::time::{Budget, Clock};
 use crate::rules::types::Move;
 
@@ -86,6 +88,10 @@ pub struct Params<M = Move> {
     pub search_moves: Vec<M>,
     /// Never play these root moves.
     pub exclude_moves: Vec<M>,
+    /// The net that evaluates the positions searched; `None`, or a net of another
+    /// variant: the classical evaluation. (The 9x10 variants only; Three Kingdoms has
+    /// its own evaluation.)
+    pub nnue: Option<Arc<Network>>,
 }
 
 impl<M> Default for Params<M> {
@@ -96,6 +102,7 @@ impl<M> Default for Params<M> {
             threads: 1,
             search_moves: Vec::new(),
             exclude_moves: Vec::new(),
+            nnue: None,
         }
     }
 }

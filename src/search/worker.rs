@@ -8,6 +8,7 @@ mod ordering;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
+use super::nnue::AccumulatorStack;
 use super::time::Pacer;
 use super::tt::Entry;
 use super::types::{INFINITY, MATE, MATE_BOUND, MAX_PLY, RULED_WIN, clamp16, from_tt, internal, to_tt};
@@ -15,6 +16,9 @@ use super::{Line, Outcome, Params, Report, Score, SearchGame, Searchable, Shared
 use crate::rules::repetition::CyclePly;
 use crate::rules::types::{FixedList, Move, MoveList};
 
+/// A net's evaluation is kept within this bound, well below the scores of games won
+/// by a rule or by mate.
+const NNUE_BOUND: i32 = RULED_WIN / 2;
 /// Plies past twice a mate's length after which the search stops on it.
 const MATE_MARGIN: u32 = 4;
 /// Futility pruning of quiet moves: at most this reduced depth, with this margin.
@@ -56,6 +60,8 @@ pub(super) struct Worker<'a, P: Searchable> {
     pos: P,
     /// Material and placement of `pos`, kept move by move.
     material: P::Material,
+    /// The net's accumulators along the path, when a net evaluates.
+    nnue: Option<AccumulatorStack>,
     rules: P::Rules,
     /// Keys of the positions on the game and search path, oldest first.
     keys: Vec<u64>,
@@ -124,8 +130,14 @@ impl<'a, P: Searchable> Worker<'a, P> {
             .filter(|m| params.search_moves.is_empty() || params.search_moves.contains(m))
             .filter(|m| !params.exclude_moves.contains(m))
             .collect();
+        let nnue = params
+            .nnue
+            .as_ref()
+            .filter(|net| net.variant() == P::NET_VARIANT)
+            .map(|net| AccumulatorStack::new(net.clone(), pos.board()));
         Worker {
             material: pos.material(),
+            nnue,
             pos,
             rules: game.rules(),
             keys,
@@ -335,6 +347,28 @@ impl<'a, P: Searchable> Worker<'a, P> {
             }
         }
         true
+    }
+
+    /// Plays `m` (legal) with the evaluation's incremental parts: the material and
+    /// undo to give [`Worker::unmake`].
+    #[inline(always)]
+    fn make(&mut self, m: Move) -> (P::Material, P::Undo) {
+        let saved = self.material;
+        self.material = self.pos.material_after(saved, m);
+        if let Some(stack) = &mut self.nnue {
+            stack.push(self.pos.net_change(m));
+        }
+        (saved, self.pos.play_unchecked(m))
+    }
+
+    /// Takes back `m`, played by [`Worker::make`].
+    #[inline(always)]
+    fn unmake(&mut self, m: Move, (saved, undo): (P::Material, P::Undo)) {
+        self.pos.undo(m, undo);
+        self.material = saved;
+        if let Some(stack) = &mut self.nnue {
+            stack.pop();
+        }
     }
 
     fn push(&mut self, m: Move, gave_check: bool, irreversible: bool) {

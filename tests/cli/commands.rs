@@ -255,3 +255,39 @@ fn a_closed_output_ends_the_command_quietly() {
         assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
     }
 }
+
+/// `chuhe serve` with a net file that cannot be loaded does not start, and says which
+/// file and why.
+#[test]
+fn serve_refuses_a_bad_eval_file() {
+    use chuhe::search::nnue::NetVariant;
+    use chuhe::search::nnue::random::{Ranges, net_file};
+    let dir = std::env::temp_dir().join(format!("chuhe-serve-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = net_file(NetVariant::Xiangqi, 16, 1, 400, 5, Ranges::TYPICAL);
+    let truncated = dir.join("truncated.nnue");
+    std::fs::write(&truncated, &good[..100]).unwrap();
+    let wrong_shape = dir.join("wide.nnue");
+    let mut wide = good.clone();
+    wide[20..24].copy_from_slice(&20u32.to_le_bytes());
+    std::fs::write(&wrong_shape, wide).unwrap();
+    let xiangqi = dir.join("xiangqi.nnue");
+    std::fs::write(&xiangqi, &good).unwrap();
+    let serve = |flag: &str, path: &std::path::Path| {
+        let path = path.display().to_string();
+        failure(&chuhe(&["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", flag, &path]))
+    };
+    let err = serve("--eval-file", &truncated);
+    assert!(err.contains(&format!("cannot start: net file {}: truncated: 100 bytes", truncated.display())), "{err}");
+    let err = serve("--eval-file", &wrong_shape);
+    assert!(
+        err.contains(&format!("net file {}: hidden width 20, expected a multiple of 16", wrong_shape.display())),
+        "{err}"
+    );
+    // A Xiangqi net is no Janggi net.
+    let err = serve("--eval-file-janggi", &xiangqi);
+    assert!(err.contains(&format!("net file {}: variant code 0, expected 1 (janggi)", xiangqi.display())), "{err}");
+    let err = serve("--eval-file", &dir.join("missing.nnue"));
+    assert!(err.contains("missing.nnue: cannot be read"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

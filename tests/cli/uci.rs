@@ -216,3 +216,61 @@ fn the_search_thread_keeps_the_process_priority() {
         own_nice()
     );
 }
+
+/// Net files for the `EvalFile` tests: a good Xiangqi net, and one truncated, one
+/// without the magic, one of the wrong variant; in a directory of their own.
+fn net_files(name: &str) -> (std::path::PathBuf, [String; 4], String) {
+    use chuhe::search::nnue::NetVariant;
+    use chuhe::search::nnue::random::{Ranges, net_file};
+    let dir = std::env::temp_dir().join(format!("chuhe-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = net_file(NetVariant::Xiangqi, 32, 2, 400, 3, Ranges::TYPICAL);
+    let mut magic = good.clone();
+    magic[..8].copy_from_slice(b"NOTANNET");
+    let janggi = net_file(NetVariant::Janggi, 32, 2, 400, 3, Ranges::TYPICAL);
+    let files =
+        [("good", good.clone()), ("truncated", good[..good.len() - 2].to_vec()), ("magic", magic), ("janggi", janggi)]
+            .map(|(file, bytes)| {
+                let path = dir.join(format!("{file}.nnue"));
+                std::fs::write(&path, bytes).unwrap();
+                path.display().to_string()
+            });
+    (dir, files, chuhe::search::nnue::net::identity(&good))
+}
+
+#[test]
+fn eval_files_that_cannot_be_loaded_are_named_and_the_net_stays() {
+    use chuhe::search::nnue::{NetVariant, embedded};
+    let (dir, [good, truncated, magic, janggi], good_id) = net_files("uci-evalfile");
+    let embedded_id = embedded::network(NetVariant::Xiangqi).identity().to_string();
+    let commands = [
+        format!("setoption name EvalFile value {truncated}\nisready\n"),
+        format!("setoption name EvalFile value {magic}\nisready\n"),
+        format!("setoption name EvalFile value {janggi}\nisready\n"),
+        format!("setoption name EvalFile value {good}\nisready\n"),
+        format!("setoption name EvalFile value {truncated}\nisready\n"),
+        "setoption name Use NNUE value true\nposition startpos\ngo nodes 3000\n".to_string(),
+        "setoption name EvalFile value <embedded>\nisready\n".to_string(),
+    ];
+    let mut steps = vec![("uci\n", "uciok")];
+    for (i, c) in commands.iter().enumerate() {
+        steps.push((c.as_str(), if i == 5 { "bestmove" } else { "readyok" }));
+    }
+    let out = session(&steps);
+    let _ = std::fs::remove_dir_all(dir);
+    assert!(out.contains("option name Use NNUE type check default "), "{out}");
+    assert!(out.contains("option name EvalFile type string default <embedded>"), "{out}");
+    assert!(out.contains("option name EvalFileJanggi type string default <embedded>"), "{out}");
+    let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info string")).collect();
+    assert_eq!(infos.len(), 6, "{out}");
+    assert!(infos[0].starts_with(&format!("info string net file {truncated}: truncated: ")), "{out}");
+    assert!(infos[0].ends_with(&format!("the xiangqi net stays {embedded_id}")), "{out}");
+    assert!(infos[1].starts_with(&format!("info string net file {magic}: not a chuhe net")), "{out}");
+    assert!(infos[2].starts_with(&format!("info string net file {janggi}: variant code 1, expected 0")), "{out}");
+    assert_eq!(infos[3], format!("info string xiangqi net {good_id}"));
+    // A bad file after a good one leaves the good one in place.
+    assert!(infos[4].ends_with(&format!("the xiangqi net stays {good_id}")), "{out}");
+    assert_eq!(infos[5], format!("info string xiangqi net {embedded_id}"));
+    let search = &out[out.find("info depth").expect("a search with the net")..];
+    check_search_output(&chuhe::rules::xiangqi::Position::startpos(), search);
+}

@@ -94,6 +94,7 @@ pub mod cpu;
 pub mod json_call;
 pub mod mate;
 pub mod replay;
+pub mod rng;
 pub mod server;
 pub mod slow_xiangqi;
 pub mod threads;

@@ -18,6 +18,8 @@ use chuhe::rules::three_kingdoms::{
 };
 use proptest::prelude::*;
 
+use crate::common::rng::Rng;
+
 pub(super) fn pt(name: &str) -> Point {
     Point::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -56,21 +58,6 @@ pub(super) fn position(pieces: &[&str], side: Kingdom, controllers: &str) -> Res
         setup.controllers[i] = Kingdom::from_letter(c).unwrap();
     }
     Position::from_setup(setup)
-}
-
-/// Small deterministic generator for random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// A random legal move, a capture every other time when there is one (so that games

@@ -14,6 +14,7 @@ mod janggi;
 mod limits;
 mod mate_set;
 mod mates;
+mod nnue;
 mod partial_depth;
 mod ruled_scores;
 mod three_kingdoms;

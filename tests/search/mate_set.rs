@@ -9,10 +9,12 @@
 //! time of each position is printed by
 //! `cargo test --release --test search mate_set -- --nocapture`.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use chuhe::notation::fen;
+use chuhe::search::nnue::{NetVariant, Network, embedded};
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Outcome, Params, Score, SearchGame, search};
 use common::mate::Solver;
@@ -53,8 +55,10 @@ const JANGGI: [(&str, u32); 10] = [
     ("3ak4/N8/9/9/9/2C6/9/R2K5/9/9 w - - 0 1", 5),
 ];
 
-fn run<G: SearchGame>(game: &G) -> (Outcome, f64) {
-    let params = Params { limits: Limits { nodes: Some(NODES), ..Limits::default() }, ..Params::default() };
+/// Searches `game` within [`NODES`], evaluating with `nnue` (none: the classical
+/// evaluation).
+fn run<G: SearchGame>(game: &G, nnue: Option<Arc<Network>>) -> (Outcome, f64) {
+    let params = Params { limits: Limits { nodes: Some(NODES), ..Limits::default() }, nnue, ..Params::default() };
     let tt = TranspositionTable::new(16);
     let started = Instant::now();
     let outcome = search(game, &params, &tt, &AtomicBool::new(false), None, &mut |_| {});
@@ -72,10 +76,19 @@ fn the_xiangqi_set_has_the_stated_mate_distances() {
 
 #[test]
 fn every_xiangqi_mate_is_found_with_its_distance() {
+    xiangqi_mates_are_found(None);
+}
+
+#[test]
+fn every_xiangqi_mate_is_found_with_the_embedded_net() {
+    xiangqi_mates_are_found(Some(embedded::network(NetVariant::Xiangqi)));
+}
+
+fn xiangqi_mates_are_found(nnue: Option<Arc<Network>>) {
     let mut solver = Solver::default();
     for (text, n) in XIANGQI {
         let game = chuhe::rules::xiangqi::Game::new(fen::xiangqi(text).unwrap());
-        let (outcome, seconds) = run(&game);
+        let (outcome, seconds) = run(&game, nnue.clone());
         println!("{text}: mate in {n}, {} nodes, depth {}, {seconds:.3} s", outcome.report.nodes, outcome.report.depth);
         assert_eq!(outcome.report.lines[0].score, Score::Mate(n as i32), "{text}");
         let best = outcome.best.expect("a move");
@@ -85,12 +98,21 @@ fn every_xiangqi_mate_is_found_with_its_distance() {
 
 #[test]
 fn every_janggi_mate_has_its_distance_and_is_found() {
+    janggi_mates_are_found(None);
+}
+
+#[test]
+fn every_janggi_mate_is_found_with_the_embedded_net() {
+    janggi_mates_are_found(Some(embedded::network(NetVariant::Janggi)));
+}
+
+fn janggi_mates_are_found(nnue: Option<Arc<Network>>) {
     let mut solver = Solver::default();
     for (text, n) in JANGGI {
         let mut pos = fen::janggi(text).unwrap();
         assert_eq!(solver.shortest_win(&mut pos, n), Some(n), "{text}");
         let game = chuhe::rules::janggi::Game::new(pos.clone());
-        let (outcome, seconds) = run(&game);
+        let (outcome, seconds) = run(&game, nnue.clone());
         println!("{text}: mate in {n}, {} nodes, depth {}, {seconds:.3} s", outcome.report.nodes, outcome.report.depth);
         assert_eq!(outcome.report.lines[0].score, Score::Mate(n as i32), "{text}");
         let best = outcome.best.expect("a move");

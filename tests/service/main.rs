@@ -12,6 +12,7 @@ mod analysis;
 mod api_keys;
 mod audit;
 mod deploy;
+mod evaluation;
 mod game_length_limits;
 mod ghz_configs;
 mod hardening;

@@ -233,9 +233,7 @@ impl<P: Searchable> Worker<'_, P> {
                 }
             }
 
-            let saved = self.material;
-            self.material = self.pos.material_after(saved, m);
-            let undo = self.pos.play_unchecked(m);
+            let made = self.make(m);
             let gives_check = self.pos.in_check();
             self.push(m, gives_check, capture);
             self.cont_stack[ply] = slot;
@@ -266,8 +264,7 @@ impl<P: Searchable> Worker<'_, P> {
                 }
             }
             self.pop();
-            self.pos.undo(m, undo);
-            self.material = saved;
+            self.unmake(m, made);
             if self.stopped {
                 return 0;
             }
@@ -372,13 +369,10 @@ impl<P: Searchable> Worker<'_, P> {
                 }
             }
             self.prefetch_after(m);
-            let saved = self.material;
-            self.material = self.pos.material_after(saved, m);
-            let undo = self.pos.play_unchecked(m);
+            let made = self.make(m);
             let gives_check = self.pos.in_check();
             let score = -self.quiescence(-beta, -alpha, ply + 1, gives_check);
-            self.pos.undo(m, undo);
-            self.material = saved;
+            self.unmake(m, made);
             if self.stopped {
                 return 0;
             }
@@ -413,9 +407,14 @@ impl<P: Searchable> Worker<'_, P> {
         self.shared.tt.prefetch(self.pos.key_after(m) ^ P::SALT);
     }
 
+    /// The static evaluation from the side to move's view: the net's where one
+    /// evaluates (kept within the range of ordinary scores), else the classical one.
     #[inline]
-    pub(super) fn evaluate(&self) -> i32 {
-        self.pos.evaluate(self.material)
+    pub(super) fn evaluate(&mut self) -> i32 {
+        match &mut self.nnue {
+            Some(stack) => stack.evaluate(self.pos.board(), self.pos.turn()).clamp(-NNUE_BOUND, NNUE_BOUND),
+            None => self.pos.evaluate(self.material),
+        }
     }
 
     pub(super) fn has_big_pieces(&self) -> bool {
