@@ -4,8 +4,11 @@
 use std::io::Write as _;
 use std::time::Instant;
 
+use chuhe::search::nnue::Network;
+use chuhe::search::nnue::net::identity;
+use chuhe::train::data::Record;
 use chuhe::train::data::{DataVariant, for_each_record};
-use chuhe::train::export::{identity, net_file};
+use chuhe::train::export::{net_file, net_variant, quantisation_error};
 use chuhe::train::model::{LossShape, Sample};
 use chuhe::train::trainer::{TrainSettings, agreement, fit_k, mean_loss, sample_of, train};
 
@@ -83,7 +86,7 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
         Variant::ThreeKingdoms => return Err(fail("a net is trained for Xiangqi or Janggi".into())),
     };
     let started = Instant::now();
-    let (mut training, validation) = read_samples(&args, variant)?;
+    let (mut training, validation, check) = read_samples(&args, variant)?;
     out!(
         "{} training positions, {} held out ({:.1} s to read)",
         training.len(),
@@ -130,12 +133,23 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
     let bytes = net_file(&model, variant, args.scale);
     std::fs::write(&args.out, &bytes).map_err(|e| fail(format!("{}: {e}", args.out.display())))?;
     out!("{} written to {} ({} bytes)", identity(&bytes), args.out.display(), bytes.len());
+    let name = args.out.display().to_string();
+    let net = Network::from_bytes(&bytes, net_variant(variant), &name).map_err(|e| fail(e.to_string()))?;
+    let (mean, worst) = quantisation_error(&model, &net, &check, args.scale);
+    out!(
+        "quantised against float on {} held-out positions: mean |difference| {mean:.2}, largest {worst:.1}",
+        check.len()
+    );
     Ok(())
 }
 
-/// The samples of every data file, split into training and held-out games.
-fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<(Vec<Sample>, Vec<Sample>), Failure> {
-    let (mut training, mut validation) = (Vec::new(), Vec::new());
+/// Held-out records kept to compare the quantised net with the float model.
+const CHECKED: usize = 2000;
+
+/// The samples of every data file, split into training and held-out games, and the
+/// first held-out records.
+fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<(Vec<Sample>, Vec<Sample>, Vec<Record>), Failure> {
+    let (mut training, mut validation, mut check) = (Vec::new(), Vec::new(), Vec::new());
     for path in &args.data {
         let mut file = std::fs::File::open(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
         let mut wrong_variant = 0usize;
@@ -145,7 +159,14 @@ fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<(Vec<Sample>, 
                 return;
             }
             if let Some(s) = sample_of(&r, args.buckets, args.max_score) {
-                if r.game % args.validation == 0 { validation.push(s) } else { training.push(s) }
+                if r.game % args.validation != 0 {
+                    training.push(s);
+                } else {
+                    validation.push(s);
+                    if check.len() < CHECKED {
+                        check.push(r);
+                    }
+                }
             }
         })
         .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
@@ -154,5 +175,5 @@ fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<(Vec<Sample>, 
         }
         out!("{}: {read} records", path.display());
     }
-    Ok((training, validation))
+    Ok((training, validation, check))
 }

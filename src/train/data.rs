@@ -12,6 +12,7 @@
 
 use std::io::{Read, Write};
 
+use crate::rules::board::Board;
 use crate::rules::types::{Color, Piece, PieceKind, Square};
 
 /// The size of one record in bytes.
@@ -95,6 +96,15 @@ impl Record {
         })
     }
 
+    /// The board of the record.
+    pub fn to_board(&self) -> Board {
+        let mut board = Board::empty();
+        for (point, piece) in self.pieces() {
+            board.put(Square::from_index_unchecked(point), piece);
+        }
+        board
+    }
+
     /// The pieces on the board with their points.
     pub fn pieces(&self) -> impl Iterator<Item = (usize, Piece)> + '_ {
         self.board.iter().enumerate().filter_map(|(p, pc)| pc.map(|pc| (p, pc)))
@@ -175,6 +185,8 @@ mod tests {
         assert_eq!(read[0].result_for_mover(), 0.0);
         assert_eq!(read[1].result_for_mover(), 0.5);
         assert_eq!(read[0].pieces().count(), 5);
+        assert_eq!(read[0].to_board().piece_at(Square::new(2, 5)), Some(Piece::new(Color::Black, PieceKind::Cannon)));
+        assert_eq!(read[0].to_board().iter().count(), 5);
     }
 
     #[test]

@@ -3,25 +3,18 @@
 //! `round(x * QA)` as i16, output weights `round(x * QB)` as i16, output bias
 //! `round(x * QA * QB)` as i32, all little-endian after the header.
 
-use super::data::DataVariant;
-use super::model::{INPUTS, Model};
-
-/// The first layer's quantisation: 1.0 is this.
-pub const QA: i32 = 255;
-/// The output layer's quantisation.
-pub const QB: i32 = 64;
+use super::data::{DataVariant, Record};
+use super::model::{Model, Sample};
+use crate::search::nnue::net::{INPUTS, MAGIC, QA, QB, VERSION};
+use crate::search::nnue::{NetVariant, Network};
 
 /// The bytes of the net file of `model` for `variant`, its float output read in
 /// `scale` evaluation units.
 pub fn net_file(model: &Model, variant: DataVariant, scale: i32) -> Vec<u8> {
     let mut bytes =
         Vec::with_capacity(40 + 2 * model.w.len() + 2 * model.bias.len() + 2 * model.v.len() + 4 * model.c.len());
-    bytes.extend_from_slice(b"CHUHENN1");
-    let variant = match variant {
-        DataVariant::Xiangqi => 0,
-        DataVariant::Janggi => 1,
-    };
-    for field in [1u32, variant, INPUTS as u32, model.hidden as u32, model.buckets as u32] {
+    bytes.extend_from_slice(MAGIC);
+    for field in [VERSION, net_variant(variant).code(), INPUTS as u32, model.hidden as u32, model.buckets as u32] {
         bytes.extend_from_slice(&field.to_le_bytes());
     }
     for field in [QA, QB, scale] {
@@ -40,11 +33,27 @@ pub fn net_file(model: &Model, variant: DataVariant, scale: i32) -> Vec<u8> {
     bytes
 }
 
-/// The net's identity: `nnue-` and the first 16 hex digits of the file's SHA-256.
-pub fn identity(bytes: &[u8]) -> String {
-    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
-    let hex: String = digest.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect();
-    format!("nnue-{hex}")
+/// The loader's name of a variant.
+pub fn net_variant(variant: DataVariant) -> NetVariant {
+    match variant {
+        DataVariant::Xiangqi => NetVariant::Xiangqi,
+        DataVariant::Janggi => NetVariant::Janggi,
+    }
+}
+
+/// How far the quantised `net` evaluates from the float `model` it was made of on the
+/// positions of `records` (its output read in `scale` units, as the file says): the
+/// mean and the largest difference, in evaluation units.
+pub fn quantisation_error(model: &Model, net: &Network, records: &[Record], scale: i32) -> (f64, f64) {
+    let (mut sum, mut worst) = (0.0f64, 0.0f64);
+    for r in records {
+        let sample = Sample::new(r.pieces(), r.turn, model.buckets, 0.0, 0.5);
+        let float = (model.output(&sample) * scale as f32) as f64;
+        let quantised = net.evaluate_board(&r.to_board(), r.turn) as f64;
+        sum += (float - quantised).abs();
+        worst = worst.max((float - quantised).abs());
+    }
+    (sum / records.len().max(1) as f64, worst)
 }
 
 #[cfg(test)]
@@ -68,6 +77,5 @@ mod tests {
         assert_eq!(i16::from_le_bytes([bytes[v_at + 2], bytes[v_at + 3]]), -32);
         let c_at = bytes.len() - 4;
         assert_eq!(i32::from_le_bytes(bytes[c_at..].try_into().unwrap()), 4080);
-        assert!(identity(&bytes).starts_with("nnue-") && identity(&bytes).len() == 21);
     }
 }

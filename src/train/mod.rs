@@ -7,3 +7,6 @@ pub mod datagen;
 pub mod export;
 pub mod model;
 pub mod trainer;
+
+#[cfg(test)]
+mod export_tests;

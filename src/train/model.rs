@@ -6,22 +6,16 @@
 //! The gradient is written by hand and sparse in the first layer: a position touches
 //! only the rows of its active features.
 
-use crate::rules::types::{Color, Piece, PieceKind};
+use crate::rules::types::{Color, Piece, PieceKind, Square};
 
-/// Inputs of the first layer: 2 relations (ours, theirs) x 7 kinds x 90 points.
-pub const INPUTS: usize = 1260;
+pub use crate::search::nnue::net::INPUTS;
 /// Pieces on the board at most (16 a side).
 pub const MAX_PIECES: usize = 32;
 
-/// The feature of `piece` on `point` from the perspective of `perspective`: the
-/// piece's relation (0 ours, 1 theirs), kind and point, ranks flipped for Black.
+/// The feature of `piece` on `point` from the perspective of `perspective`, as the
+/// search's net reads it ([`crate::search::nnue::features::index`]).
 pub fn feature(perspective: Color, point: usize, piece: Piece) -> u16 {
-    let rel = (piece.color() != perspective) as usize;
-    let point = match perspective {
-        Color::Red => point,
-        Color::Black => (9 - point / 9) * 9 + point % 9,
-    };
-    ((rel * 7 + piece.kind().index()) * 90 + point) as u16
+    crate::search::nnue::features::index(perspective, piece, Square::from_index_unchecked(point)) as u16
 }
 
 /// The output bucket of a position with `pieces` pieces (generals included) among `buckets`.
