@@ -68,13 +68,14 @@ pub struct TrainArgs {
 /// Reads the data, fits the logistic scale, trains, prints the losses, writes the net.
 pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
     let fail = |m: String| Failure::Message(m);
-    if args.hidden == 0 || args.hidden % 16 != 0 || args.hidden > 1024 || !(1..=16).contains(&args.buckets) {
+    if args.hidden == 0 || !args.hidden.is_multiple_of(16) || args.hidden > 1024 || !(1..=16).contains(&args.buckets) {
         return Err(fail("--hidden must be a multiple of 16 up to 1024 and --buckets 1 to 16".into()));
     }
     if args.epochs == 0 || args.batch == 0 || args.validation < 2 || !(1..=64).contains(&args.threads) {
         return Err(fail("--epochs and --batch must be positive, --validation 2 or more, --threads 1 to 64".into()));
     }
-    if !(args.lr > 0.0 && args.lr.is_finite()) || !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 {
+    let positive_rate = args.lr > 0.0 && args.lr.is_finite();
+    if !positive_rate || !(0.0..=1.0).contains(&args.lambda) || args.scale <= 0 {
         return Err(fail("--lr and --scale must be positive and --lambda within 0 and 1".into()));
     }
     if args.k.is_some_and(|k| !(k > 0.0 && k.is_finite())) {
@@ -143,12 +144,16 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The training samples, the held-out samples, and the held-out records compared
+/// after quantisation.
+type Split = (Vec<Sample>, Vec<Sample>, Vec<Record>);
+
 /// Held-out records kept to compare the quantised net with the float model.
 const CHECKED: usize = 2000;
 
 /// The samples of every data file, split into training and held-out games, and the
 /// first held-out records.
-fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<(Vec<Sample>, Vec<Sample>, Vec<Record>), Failure> {
+fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<Split, Failure> {
     let (mut training, mut validation, mut check) = (Vec::new(), Vec::new(), Vec::new());
     for path in &args.data {
         let mut file = std::fs::File::open(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;

@@ -199,7 +199,7 @@ where
             let workers: Vec<_> = (0..settings.threads.max(1))
                 .map(|_| {
                     scope.spawn(|| {
-                        while failure.lock().map_or(false, |f| f.is_none()) {
+                        while failure.lock().is_ok_and(|f| f.is_none()) {
                             let Some(&index) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                             let played = self.play(settings, index);
                             progress.games.fetch_add(1, Ordering::Relaxed);

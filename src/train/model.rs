@@ -117,7 +117,7 @@ impl Model {
     }
 
     /// The number of parameters, in the order of [`Model::params_mut`].
-    pub fn len(&self) -> usize {
+    pub fn parameters(&self) -> usize {
         self.w.len() + self.bias.len() + self.v.len() + self.c.len()
     }
 
@@ -316,7 +316,7 @@ mod tests {
         }
         let analytic: Vec<f32> = [&grad.w, &grad.bias, &grad.v, &grad.c].into_iter().flatten().copied().collect();
         let mut checked = 0;
-        for i in 0..model.len() {
+        for i in 0..model.parameters() {
             if analytic[i] == 0.0 && i % 97 != 0 {
                 continue;
             }

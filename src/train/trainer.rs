@@ -146,7 +146,7 @@ pub fn train(
 ) -> Model {
     let shape = LossShape { scale: settings.scale, k, lambda: settings.lambda };
     let mut model = Model::new(settings.hidden, settings.buckets, settings.seed);
-    let mut adam = Adam::new(model.len());
+    let mut adam = Adam::new(model.parameters());
     let mut rng = SplitMix(settings.seed ^ 0x5EED);
     let threads = settings.threads.max(1);
     let mut grads: Vec<Model> = (0..threads).map(|_| model.zeros_like()).collect();
