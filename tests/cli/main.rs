@@ -12,6 +12,7 @@ mod janggi;
 mod janggi_match;
 mod selfplay;
 mod three_kingdoms;
+mod train;
 mod tune;
 mod uci;
 
