@@ -14,4 +14,5 @@ pub mod search;
 pub mod selfplay;
 pub mod service;
 pub mod telemetry;
+pub mod train;
 pub mod uci;

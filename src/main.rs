@@ -8,9 +8,11 @@ use chuhe::game::RuleSet;
 use cli::analysis::{AnalyzeArgs, run_analyze};
 use cli::args::PositionArgs;
 use cli::audit::{AuditArgs, run_audit};
+use cli::datagen::{DatagenArgs, run_datagen};
 use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
+use cli::train::{TrainArgs, run_train};
 use cli::tune::{LabelArgs, TuneArgs, run_label, run_tune};
 
 /// A call allocates many small strings and messages; mimalloc serves them with far
@@ -156,6 +158,11 @@ enum Command {
     /// Label the positions of game records with a UCI engine's scores, for `chuhe tune
     /// --labels`.
     Label(LabelArgs),
+    /// Self-play games at a fixed node budget, their quiet positions written as
+    /// training data for the learned evaluation (appended; a restart resumes).
+    Datagen(DatagenArgs),
+    /// Train a net for the learned evaluation on `datagen` data and write its file.
+    Train(TrainArgs),
 }
 
 /// Why a command stopped early.
@@ -231,6 +238,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Audit(args) => run_audit(args),
         Command::Tune(args) => run_tune(args),
         Command::Label(args) => run_label(args),
+        Command::Datagen(args) => run_datagen(args),
+        Command::Train(args) => run_train(args),
         Command::Adjudicate { position, rules, json } => run_adjudicate(&position, rules, json),
         Command::Perft { position, depth, divide } => run_perft(&position, depth, divide),
         Command::Moves { position, json } => run_moves(&position, json),

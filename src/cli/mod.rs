@@ -10,11 +10,15 @@ pub mod analysis;
 pub mod args;
 /// `chuhe audit`: a game's per-ply evidence.
 pub mod audit;
+/// `chuhe datagen`: self-play training data for the learned evaluation.
+pub mod datagen;
 /// `chuhe match`: engines against each other.
 pub mod matches;
 /// `chuhe moves`, `convert`, `adjudicate` and the other rules commands.
 pub mod rules;
 /// `chuhe serve`: the gRPC server and its metrics.
 pub mod serve;
+/// `chuhe train`: data files to a net file for the learned evaluation.
+pub mod train;
 /// `chuhe tune`: the evaluation's weights fitted to game records.
 pub mod tune;

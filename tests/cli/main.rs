@@ -15,6 +15,7 @@ mod janggi;
 mod janggi_match;
 mod selfplay;
 mod three_kingdoms;
+mod train;
 mod tune;
 mod uci;
 

@@ -1,8 +1,10 @@
 //! The nets built into the binary, so that no file is needed to run.
 //!
-//! The files in `nets/` are placeholders of random weights (16 lanes, one bucket, from
-//! the seeds below) until trained nets replace them; while they are, the classical
-//! evaluation is the default ([`NNUE_BY_DEFAULT`]).
+//! The files in `nets/` are the nets `chuhe train` wrote from `chuhe datagen`'s
+//! self-play (docs/engine.md, "Rebuilding the net"); the placeholders of random
+//! weights ([`placeholder`], from the seeds below) stand in when [`PLACEHOLDER`] is
+//! set. The classical evaluation stays the default ([`NNUE_BY_DEFAULT`]) until a net
+//! beats it in a match.
 
 use std::sync::{Arc, OnceLock};
 
@@ -17,7 +19,7 @@ static JANGGI: &[u8] = include_bytes!("nets/janggi.nnue");
 pub const NNUE_BY_DEFAULT: bool = false;
 
 /// Are the embedded nets the placeholders [`placeholder`] writes?
-pub const PLACEHOLDER: bool = true;
+pub const PLACEHOLDER: bool = false;
 
 /// The placeholders' shape and seeds.
 const PLACEHOLDER_HIDDEN: usize = 16;

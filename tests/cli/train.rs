@@ -1,0 +1,60 @@
+//! `chuhe datagen` and `chuhe train`: self-play data to a net the engine loads.
+
+use std::process::Command;
+
+fn chuhe(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().unwrap()
+}
+
+#[test]
+fn datagen_and_train_make_a_net_the_engine_loads() {
+    let dir = std::env::temp_dir().join(format!("chuhe-cli-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.bin");
+    let net = dir.join("net.nnue");
+    let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let out = chuhe(&[
+        "datagen",
+        "--out",
+        data_s,
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+        "--max-plies",
+        "80",
+        "--opening-max-score",
+        "30000",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("games 6"), "{text}");
+    let len = std::fs::metadata(&data).unwrap().len();
+    assert!(len > 0 && len % 52 == 0, "{len}");
+    let out = chuhe(&[
+        "train",
+        data_s,
+        "--out",
+        net_s,
+        "--hidden",
+        "16",
+        "--buckets",
+        "2",
+        "--epochs",
+        "2",
+        "--validation",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("epoch 2: training loss") && text.contains("quantised against float"), "{text}");
+    let loaded = chuhe::search::nnue::Network::from_file(&net, chuhe::search::nnue::NetVariant::Xiangqi);
+    assert!(loaded.is_ok(), "{:?}", loaded.err().map(|e| e.to_string()));
+    // Janggi data is no Xiangqi net's.
+    let out = chuhe(&["train", data_s, "--out", net_s, "--variant", "janggi"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another variant"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
