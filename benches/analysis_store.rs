@@ -20,7 +20,7 @@ use chuhe::api::proto::{self, analysis_service_client::AnalysisServiceClient};
 use chuhe::engine::EngineConfig;
 use chuhe::engine::store::{
     AnalysisStore, ENGINE_VERSION, FORMAT, Lookup, StoreConfig, StoreKey, StoreKind, StoredLimits, StoredLine,
-    StoredScore, StoredSearch, evaluation_identity,
+    StoredScore, StoredSearch,
 };
 use chuhe::game::{BoardGame, Variant};
 use chuhe::rules::types::MoveList;
@@ -107,7 +107,7 @@ fn entry(key: &StoreKey) -> StoredSearch {
     StoredSearch {
         format: FORMAT,
         engine_version: ENGINE_VERSION.into(),
-        evaluation: evaluation_identity().into(),
+        evaluation: key.evaluation().into(),
         key: key.as_str().into(),
         variant: "xiangqi".into(),
         rule_set: "simplified-v1".into(),
@@ -173,7 +173,7 @@ async fn run(calls: usize, redis: &redis_server::Redis) {
     let mut misses = Vec::with_capacity(games.len());
     for game in &games {
         let t = Instant::now();
-        let key = StoreKey::of(game, 7);
+        let key = StoreKey::of(game, 7, "classical");
         let found = store.lookup(&key, |_| true).await;
         store.save(&key, &entry(&key)).await;
         misses.push(t.elapsed());

@@ -8,7 +8,7 @@ use crate::api::error::{Error, bad_request};
 use crate::api::proto;
 use crate::engine::Engine;
 use crate::engine::store::{
-    ENGINE_VERSION, FORMAT, Lookup, StoreKey, StoredLimits, StoredLine, StoredScore, StoredSearch, evaluation_identity,
+    ENGINE_VERSION, FORMAT, Lookup, StoreKey, StoredLimits, StoredLine, StoredScore, StoredSearch,
 };
 
 /// Where a search's result goes once it has run: its key and the limits it runs under.
@@ -40,7 +40,7 @@ pub(super) async fn lookup(engine: &Engine, job: &Job, policy: i32) -> Result<Ca
     if !job.params.search_moves.is_empty() || !job.params.exclude_moves.is_empty() {
         return Ok(Cached::Search(None));
     }
-    let key = StoreKey::of(&job.game, job.params.multipv);
+    let key = StoreKey::of(&job.game, job.params.multipv, &job.evaluation());
     let limits = StoredLimits {
         depth: job.params.limits.depth.unwrap_or(0),
         nodes: job.params.limits.nodes.unwrap_or(0),
@@ -111,7 +111,7 @@ pub(super) async fn save(engine: &Engine, pending: Option<Pending>, answer: &pro
     let entry = StoredSearch {
         format: FORMAT,
         engine_version: ENGINE_VERSION.to_owned(),
-        evaluation: evaluation_identity().to_owned(),
+        evaluation: p.key.evaluation().to_owned(),
         key: p.key.as_str().to_owned(),
         variant: p.variant,
         rule_set: p.rule_set,
@@ -151,6 +151,8 @@ pub(super) fn answer(stored: &StoredSearch) -> proto::AnalyzeResponse {
         hash_hit_rate: stored.hash_hit_rate,
         stop_reason: stored.stop_reason,
         from_cache: true,
+        evaluation: stored.evaluation.clone(),
+        engine_version: stored.engine_version.clone(),
         ..Default::default()
     }
 }
@@ -169,6 +171,8 @@ pub(super) fn response_of(last: &proto::AnalyzeStreamResponse) -> proto::Analyze
         hash_hit_rate: last.hash_hit_rate,
         stop_reason: last.stop_reason,
         from_cache: last.from_cache,
+        evaluation: last.evaluation.clone(),
+        engine_version: last.engine_version.clone(),
         ..Default::default()
     }
 }

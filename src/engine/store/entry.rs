@@ -8,13 +8,6 @@ pub const FORMAT: u32 = 1;
 /// The version of the engine that searched (the crate's version).
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The identity of the evaluation a stored search used: an entry of another evaluation
-/// is ignored. For now the engine version names it; when the evaluation carries an
-/// identity of its own (its weights' digest), it is returned here.
-pub fn evaluation_identity() -> &'static str {
-    ENGINE_VERSION
-}
-
 /// A score as stored, from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StoredScore {
@@ -53,7 +46,7 @@ pub struct StoredSearch {
     pub format: u32,
     /// [`ENGINE_VERSION`] of the engine that searched.
     pub engine_version: String,
-    /// [`evaluation_identity`] of its evaluation.
+    /// What evaluated it: `classical` or the net's identity (`nnue-` and 16 hex digits).
     pub evaluation: String,
     /// The key it was stored under (an entry found under another is ignored).
     pub key: String,
@@ -94,11 +87,11 @@ impl StoredSearch {
 
     /// The entry of `bytes` stored under `key`, if it decodes and was searched by this
     /// engine with this evaluation; `None` otherwise (the caller searches).
-    pub fn decode(bytes: &[u8], key: &str) -> Option<StoredSearch> {
+    pub fn decode(bytes: &[u8], key: &str, evaluation: &str) -> Option<StoredSearch> {
         let entry: StoredSearch = serde_json::from_slice(bytes).ok()?;
         let ours = entry.format == FORMAT
             && entry.engine_version == ENGINE_VERSION
-            && entry.evaluation == evaluation_identity()
+            && entry.evaluation == evaluation
             && entry.key == key;
         ours.then_some(entry)
     }
@@ -112,7 +105,7 @@ mod tests {
         StoredSearch {
             format: FORMAT,
             engine_version: ENGINE_VERSION.into(),
-            evaluation: evaluation_identity().into(),
+            evaluation: "classical".into(),
             key: "k".into(),
             variant: "xiangqi".into(),
             rule_set: "asian".into(),
@@ -133,20 +126,20 @@ mod tests {
     #[test]
     fn an_entry_reads_back_as_written() {
         let e = entry();
-        assert_eq!(StoredSearch::decode(&e.encode(), "k"), Some(e));
+        assert_eq!(StoredSearch::decode(&e.encode(), "k", "classical"), Some(e));
     }
 
     #[test]
     fn another_key_version_evaluation_or_garbage_is_ignored() {
         let e = entry();
-        assert_eq!(StoredSearch::decode(&e.encode(), "other"), None);
+        assert_eq!(StoredSearch::decode(&e.encode(), "other", "classical"), None);
         let old = StoredSearch { engine_version: "0.0.0".into(), ..entry() };
-        assert_eq!(StoredSearch::decode(&old.encode(), "k"), None);
+        assert_eq!(StoredSearch::decode(&old.encode(), "k", "classical"), None);
         let other_eval = StoredSearch { evaluation: "weights-x".into(), ..entry() };
-        assert_eq!(StoredSearch::decode(&other_eval.encode(), "k"), None);
-        assert_eq!(StoredSearch::decode(b"\x00\xffnot json", "k"), None);
+        assert_eq!(StoredSearch::decode(&other_eval.encode(), "k", "classical"), None);
+        assert_eq!(StoredSearch::decode(b"\x00\xffnot json", "k", "classical"), None);
         let mut cut = e.encode();
         cut.truncate(cut.len() / 2);
-        assert_eq!(StoredSearch::decode(&cut, "k"), None);
+        assert_eq!(StoredSearch::decode(&cut, "k", "classical"), None);
     }
 }

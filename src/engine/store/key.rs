@@ -7,9 +7,13 @@ use crate::search::SearchGame;
 
 /// A search's key in the store: `chuhe:analysis:v1:` and the SHA-256 of what the answer
 /// depends on, so that a key is short whatever the history, and two servers of the same
-/// version compute the same key for the same question.
+/// version and evaluation compute the same key for the same question. It also keeps
+/// the evaluation it names, which a stored entry must match.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct StoreKey(String);
+pub struct StoreKey {
+    text: String,
+    evaluation: String,
+}
 
 /// The prefix of every key, so that a Redis shared with other uses can tell them apart.
 pub const KEY_PREFIX: &str = "chuhe:analysis:v1:";
@@ -20,10 +24,11 @@ impl StoreKey {
     /// position with its clocks (the FEN: move-count limits, Janggi's passes), the
     /// part of the history that the rules can still judge (every position since the
     /// last capture with the ply that led to it: repetition cycles), a handicap's
-    /// rules, and the number of lines.
-    pub fn of(game: &BoardGame, multipv: usize) -> StoreKey {
+    /// rules, the number of lines, and the evaluation (`classical` or a net's identity:
+    /// replicas with different nets keep apart).
+    pub fn of(game: &BoardGame, multipv: usize, evaluation: &str) -> StoreKey {
         let mut text = String::with_capacity(256);
-        let _ = write!(text, "{}|{:?}|{multipv}|{}|", game.variant(), game.rules(), game.fen());
+        let _ = write!(text, "{}|{:?}|{multipv}|{evaluation}|{}|", game.variant(), game.rules(), game.fen());
         let history = match game {
             BoardGame::Xiangqi(g, _) => {
                 let _ = write!(text, "{:?}|", g.handicap());
@@ -43,12 +48,17 @@ impl StoreKey {
         for b in digest.as_ref() {
             let _ = write!(key, "{b:02x}");
         }
-        StoreKey(key)
+        StoreKey { text: key, evaluation: evaluation.to_owned() }
     }
 
     /// The key's text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    /// The evaluation the key names.
+    pub fn evaluation(&self) -> &str {
+        &self.evaluation
     }
 }
 
@@ -65,21 +75,22 @@ mod tests {
 
     #[test]
     fn the_same_question_has_the_same_key() {
-        assert_eq!(StoreKey::of(&game(&["h2e2"]), 1), StoreKey::of(&game(&["h2e2"]), 1));
-        assert!(StoreKey::of(&game(&[]), 1).as_str().starts_with(KEY_PREFIX));
+        assert_eq!(StoreKey::of(&game(&["h2e2"]), 1, "classical"), StoreKey::of(&game(&["h2e2"]), 1, "classical"));
+        assert!(StoreKey::of(&game(&[]), 1, "classical").as_str().starts_with(KEY_PREFIX));
     }
 
     #[test]
-    fn lines_rules_and_history_each_change_the_key() {
-        let base = StoreKey::of(&game(&["h2e2", "h9g7"]), 1);
-        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 2));
+    fn lines_rules_history_and_evaluation_each_change_the_key() {
+        let base = StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "classical");
+        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "nnue-0123456789abcdef"));
+        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 2, "classical"));
         let ruled = game(&["h2e2", "h9g7"]).with_rules(Some(RuleSet::default_for(Variant::Xiangqi))).unwrap();
-        assert_ne!(base, StoreKey::of(&ruled, 1));
+        assert_ne!(base, StoreKey::of(&ruled, 1, "classical"));
         // The same position with the same clocks reached by another order of moves:
         // its history can make other repetitions, so it is another question.
         let one_order = game(&["h2e2", "h9g7", "b2d2"]);
         let another = game(&["b2d2", "h9g7", "h2e2"]);
         assert_eq!(one_order.fen(), another.fen());
-        assert_ne!(StoreKey::of(&one_order, 1), StoreKey::of(&another, 1));
+        assert_ne!(StoreKey::of(&one_order, 1, "classical"), StoreKey::of(&another, 1, "classical"));
     }
 }

@@ -21,7 +21,7 @@ mod key;
 mod memory;
 mod redis;
 
-pub use entry::{ENGINE_VERSION, FORMAT, StoredLimits, StoredLine, StoredScore, StoredSearch, evaluation_identity};
+pub use entry::{ENGINE_VERSION, FORMAT, StoredLimits, StoredLine, StoredScore, StoredSearch};
 pub use key::{KEY_PREFIX, StoreKey};
 pub use memory::MemoryStore;
 pub use redis::RedisStore;
@@ -240,7 +240,7 @@ impl AnalysisStore {
                 ("error", Lookup::Miss { stored_depth: None })
             }
             Ok(None) => ("miss", Lookup::Miss { stored_depth: None }),
-            Ok(Some(bytes)) => match StoredSearch::decode(&bytes, key.as_str()) {
+            Ok(Some(bytes)) => match StoredSearch::decode(&bytes, key.as_str(), key.evaluation()) {
                 None => ("ignored", Lookup::Miss { stored_depth: None }),
                 Some(entry) if deep_enough(&entry) => ("hit", Lookup::Hit(entry)),
                 Some(entry) => ("shallow", Lookup::Miss { stored_depth: Some(entry.depth) }),
