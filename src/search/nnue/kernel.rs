@@ -4,6 +4,9 @@
 //! i32 sum wraps on each (its terms are exact, and a wrapping sum does not depend on
 //! its order).
 
+/// The clipped ReLU's ceiling, which is also the feature weights' scale in a net file.
+pub const QA: i32 = 255;
+
 /// Which code computes the net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -112,7 +115,7 @@ unsafe fn scalar_apply(dst: *mut i16, src: *const i16, len: usize, adds: &[&[i16
 /// `clamp(x, 0, qa)^2`.
 #[inline(always)]
 fn screlu(x: i16) -> i32 {
-    let c = (x as i32).clamp(0, super::net::QA);
+    let c = (x as i32).clamp(0, QA);
     c * c
 }
 
@@ -163,7 +166,7 @@ macro_rules! simd_kernel {
             pub(super) unsafe fn output(us: &[i16], them: &[i16], weights: &[i16]) -> i32 {
                 let h = us.len();
                 let zero = $zero();
-                let ceiling = $set1(super::super::net::QA as i16);
+                let ceiling = $set1(super::QA as i16);
                 let mut sum = $zero();
                 for (acc, w) in [(us, &weights[..h]), (them, &weights[h..])] {
                     for i in (0..h).step_by($lanes) {

@@ -19,8 +19,8 @@ pub const HIDDEN_STEP: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;
 /// The most output buckets a file may have.
 pub const MAX_BUCKETS: usize = 16;
-/// The activation's ceiling (the feature weights' scale).
-pub const QA: i32 = 255;
+/// The activation's ceiling (the feature weights' scale), the kernels' own constant.
+pub use super::kernel::QA;
 /// The output weights' scale.
 pub const QB: i32 = 64;
 /// The magic and eight u32/i32 fields.
