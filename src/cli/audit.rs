@@ -176,8 +176,13 @@ fn write_page(args: &AuditArgs, r: &proto::AuditGameResponse, game: Option<Given
         g.check(r).map_err(Failure::Message)?;
     }
     let page = AuditPage { answer: r, game: audited.as_ref() };
+    // Each file written is named on stdout, unless stdout carries the answer's JSON.
     let write = |path: &std::path::Path, text: String| {
-        std::fs::write(path, text).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))
+        std::fs::write(path, text).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        if !args.json {
+            out!("wrote {}", path.display());
+        }
+        Ok::<(), Failure>(())
     };
     if let Some(path) = &args.html {
         write(path, render_page(&page))?;
