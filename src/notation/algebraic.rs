@@ -73,7 +73,7 @@ pub fn parse(text: &str) -> Result<Named, NotationErrorKind> {
     let syntax = NotationErrorKind::Syntax { expected: EXPECTED };
     let (kind, rest) = match s.chars().next() {
         Some(c) if c.is_ascii_uppercase() => (kind_of(c)?, &s[1..]),
-        _ => (PieceKind::Pawn, s.as_str()),
+        _ => (PieceKind::Soldier, s.as_str()),
     };
     if !rest.is_ascii() {
         return Err(syntax);
@@ -136,7 +136,7 @@ pub fn format(pos: &impl BoardPosition, m: Move) -> String {
         .filter(|o| board.piece_at(o.from()).is_some_and(|p| p.kind() == piece.kind()))
         .map(|o| o.from())
         .collect();
-    let mut file = piece.kind() == PieceKind::Pawn && (capture || from.file() != to.file());
+    let mut file = piece.kind() == PieceKind::Soldier && (capture || from.file() != to.file());
     let mut rank = false;
     if !rivals.is_empty() {
         if rivals.iter().all(|r| r.file() != from.file()) {
@@ -148,7 +148,7 @@ pub fn format(pos: &impl BoardPosition, m: Move) -> String {
         }
     }
     let mut out = String::new();
-    if piece.kind() != PieceKind::Pawn {
+    if piece.kind() != PieceKind::Soldier {
         out.push(letter(piece.kind()));
     }
     if file {

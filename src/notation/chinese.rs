@@ -41,8 +41,8 @@ pub const fn piece_char(color: Color, kind: PieceKind) -> char {
         (_, PieceKind::Horse) => '马',
         (_, PieceKind::Chariot) => '车',
         (_, PieceKind::Cannon) => '炮',
-        (Color::Red, PieceKind::Pawn) => '兵',
-        (Color::Black, PieceKind::Pawn) => '卒',
+        (Color::Red, PieceKind::Soldier) => '兵',
+        (Color::Black, PieceKind::Soldier) => '卒',
     }
 }
 
@@ -87,7 +87,7 @@ fn kind_of(c: char) -> Option<PieceKind> {
         '马' | '馬' | '傌' => PieceKind::Horse,
         '车' | '車' | '俥' | '伡' => PieceKind::Chariot,
         '炮' | '砲' | '包' => PieceKind::Cannon,
-        '兵' | '卒' => PieceKind::Pawn,
+        '兵' | '卒' => PieceKind::Soldier,
         _ => return None,
     })
 }
@@ -144,7 +144,7 @@ pub fn parse(text: &str) -> Result<Described, NotationErrorKind> {
         }
         // 前三: place and file of pawns in tandem on two files.
         [q, f] if marker(q) && value(f).is_some() => {
-            (Some(PieceKind::Pawn), Place::Tandem { file: value(f), pick: place(q).ok_or(syntax.clone())? })
+            (Some(PieceKind::Soldier), Place::Tandem { file: value(f), pick: place(q).ok_or(syntax.clone())? })
         }
         // 前兵三: place, piece and file.
         [q, p, f] if kind_of(p).is_some() => {

@@ -189,7 +189,7 @@ pub fn describe(pos: &impl BoardPosition, m: Move) -> Option<Designation> {
         if same.len() > 1 {
             index = same.iter().position(|&s| s == from)?;
             count = same.len();
-            two_files = kind == PieceKind::Pawn && tandem_files(pos, color, kind).len() >= 2;
+            two_files = kind == PieceKind::Soldier && tandem_files(pos, color, kind).len() >= 2;
         }
     }
     Some(Designation { color, kind, file: file_number(color, from.file()), index, count, two_files, direction, number })
@@ -205,7 +205,7 @@ pub fn candidates(pos: &impl BoardPosition, d: &Described) -> Result<Vec<Move>, 
             let same = on_file(pos, color, kind, board_file(color, n));
             match same.len() {
                 0 => return Err(NotationErrorKind::NoPiece { color, kind, file: n }),
-                3 | 5 if kind == PieceKind::Pawn => vec![same[same.len() / 2]],
+                3 | 5 if kind == PieceKind::Soldier => vec![same[same.len() / 2]],
                 _ => same,
             }
         }

@@ -33,7 +33,7 @@ pub const fn letter(kind: PieceKind) -> char {
         PieceKind::Horse => 'C',
         PieceKind::Chariot => 'T',
         PieceKind::Cannon => 'B',
-        PieceKind::Pawn => 'P',
+        PieceKind::Soldier => 'P',
     }
 }
 
@@ -108,7 +108,7 @@ pub(crate) fn kind_of(letter: char) -> Result<PieceKind, NotationErrorKind> {
         'C' => Ok(PieceKind::Horse),
         'T' => Ok(PieceKind::Chariot),
         'B' => Ok(PieceKind::Cannon),
-        'P' => Ok(PieceKind::Pawn),
+        'P' => Ok(PieceKind::Soldier),
         _ => Err(NotationErrorKind::UnknownPiece { letter }),
     }
 }

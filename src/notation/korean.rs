@@ -28,7 +28,7 @@ pub const fn name(color: Color, kind: PieceKind) -> &'static str {
         PieceKind::Horse => "마",
         PieceKind::Chariot => "차",
         PieceKind::Cannon => "포",
-        PieceKind::Pawn => match color {
+        PieceKind::Soldier => match color {
             Color::Red => "졸",
             Color::Black => "병",
         },
@@ -43,7 +43,7 @@ fn kind_of(c: char) -> Option<PieceKind> {
         '마' | '馬' => PieceKind::Horse,
         '차' | '車' => PieceKind::Chariot,
         '포' | '包' | '砲' => PieceKind::Cannon,
-        '졸' | '병' | '卒' | '兵' => PieceKind::Pawn,
+        '졸' | '병' | '卒' | '兵' => PieceKind::Soldier,
         _ => return None,
     })
 }

@@ -38,7 +38,7 @@ pub const fn letter(kind: PieceKind) -> char {
         PieceKind::Horse => 'H',
         PieceKind::Chariot => 'R',
         PieceKind::Cannon => 'C',
-        PieceKind::Pawn => 'P',
+        PieceKind::Soldier => 'P',
     }
 }
 
@@ -60,7 +60,7 @@ pub fn render(d: &Designation) -> String {
     let f = digit(d.file);
     let (a, b) = if d.count == 1 {
         (l, f)
-    } else if d.kind != PieceKind::Pawn || d.count == 2 {
+    } else if d.kind != PieceKind::Soldier || d.count == 2 {
         if d.two_files { (f, plus_minus(d.index == 0)) } else { (l, plus_minus(d.index == 0)) }
     } else if d.two_files {
         // Three pawns on this file, two or more on another.
@@ -119,8 +119,8 @@ pub fn parse(text: &str) -> Result<Described, NotationErrorKind> {
         _ => None,
     };
     let (kind, place) = match head {
-        ('+', '+') => (PieceKind::Pawn, Place::Tandem { file: None, pick: Pick::PlusPlus }),
-        ('-', '-') => (PieceKind::Pawn, Place::Tandem { file: None, pick: Pick::MinusMinus }),
+        ('+', '+') => (PieceKind::Soldier, Place::Tandem { file: None, pick: Pick::PlusPlus }),
+        ('-', '-') => (PieceKind::Soldier, Place::Tandem { file: None, pick: Pick::MinusMinus }),
         (a, b) if a.is_ascii_digit() => {
             let f = file(a).ok_or(syntax.clone())?;
             let pick = match (marker(b), file(b)) {
@@ -128,7 +128,7 @@ pub fn parse(text: &str) -> Result<Described, NotationErrorKind> {
                 (None, Some(g)) if g == f => Pick::Middle,
                 _ => return Err(syntax),
             };
-            (PieceKind::Pawn, Place::Tandem { file: Some(f), pick })
+            (PieceKind::Soldier, Place::Tandem { file: Some(f), pick })
         }
         (a, b) => {
             let kind = kind_of(a)?;
@@ -150,7 +150,7 @@ fn kind_of(letter: char) -> Result<PieceKind, NotationErrorKind> {
         'H' | 'N' => Ok(PieceKind::Horse),
         'R' => Ok(PieceKind::Chariot),
         'C' => Ok(PieceKind::Cannon),
-        'P' => Ok(PieceKind::Pawn),
+        'P' => Ok(PieceKind::Soldier),
         'G' => Err(NotationErrorKind::AmbiguousLetter {
             letter,
             hint: "G names the advisor or the cannon in English texts; write A or C",

@@ -187,7 +187,7 @@ fn radius(look: &Look, kind: PieceKind) -> f64 {
     match (look.octagons, kind) {
         (false, _) => 17.0,
         (true, PieceKind::General) => 19.0,
-        (true, PieceKind::Advisor | PieceKind::Pawn) => 13.0,
+        (true, PieceKind::Advisor | PieceKind::Soldier) => 13.0,
         (true, _) => 16.5,
     }
 }

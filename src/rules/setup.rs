@@ -49,7 +49,7 @@ impl BoardVariant {
     pub const fn kind_name(self, k: PieceKind) -> &'static str {
         match (self, k) {
             (BoardVariant::Janggi, PieceKind::Advisor) => "guard",
-            (BoardVariant::Janggi, PieceKind::Pawn) => "soldier",
+            (BoardVariant::Janggi, PieceKind::Soldier) => "soldier",
             (_, k) => k.name(),
         }
     }

@@ -71,7 +71,7 @@ pub enum PieceKind {
     /// The cannon.
     Cannon = 5,
     /// The pawn (soldier).
-    Pawn = 6,
+    Soldier = 6,
 }
 
 impl PieceKind {
@@ -83,7 +83,7 @@ impl PieceKind {
         PieceKind::Horse,
         PieceKind::Chariot,
         PieceKind::Cannon,
-        PieceKind::Pawn,
+        PieceKind::Soldier,
     ];
 
     /// 0 (general) to 6 (pawn): an index into per-kind arrays.
@@ -101,7 +101,7 @@ impl PieceKind {
             PieceKind::Horse => 'N',
             PieceKind::Chariot => 'R',
             PieceKind::Cannon => 'C',
-            PieceKind::Pawn => 'P',
+            PieceKind::Soldier => 'P',
         }
     }
 
@@ -115,7 +115,7 @@ impl PieceKind {
             'N' | 'H' => Some(PieceKind::Horse),
             'R' => Some(PieceKind::Chariot),
             'C' => Some(PieceKind::Cannon),
-            'P' => Some(PieceKind::Pawn),
+            'P' => Some(PieceKind::Soldier),
             _ => None,
         }
     }
@@ -129,7 +129,7 @@ impl PieceKind {
             PieceKind::Horse => "horse",
             PieceKind::Chariot => "chariot",
             PieceKind::Cannon => "cannon",
-            PieceKind::Pawn => "pawn",
+            PieceKind::Soldier => "pawn",
         }
     }
 }

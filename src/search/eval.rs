@@ -198,7 +198,8 @@ impl Reach {
             let (along_rank, along_file) = (rank_below | rank_above | rv.second, file_below | file_above | fv.second);
             reach.palace_attackers[2] += lines.met(sq, along_rank, along_file) as i32;
         }
-        reach.palace_attackers[3] = (b.pieces(by, PieceKind::Pawn) & PAWNS_INTO_PALACE[by.index()]).count_ones() as i32;
+        reach.palace_attackers[3] =
+            (b.pieces(by, PieceKind::Soldier) & PAWNS_INTO_PALACE[by.index()]).count_ones() as i32;
         reach
     }
 }
@@ -230,7 +231,7 @@ impl PalaceLines {
 /// The pairs of `color`'s soldiers across the river that stand side by side on a rank.
 #[inline(always)]
 fn connected_soldiers(b: &Board, color: Color) -> i32 {
-    let across = b.pieces(color, PieceKind::Pawn) & ACROSS_THE_RIVER[color.index()];
+    let across = b.pieces(color, PieceKind::Soldier) & ACROSS_THE_RIVER[color.index()];
     side_by_side(across)
 }
 
@@ -325,8 +326,8 @@ mod tests {
                     horses += free.iter().any(|s| palace & (1u128 << s.to) != 0) as i32;
                 }
                 let reach = Reach::of(b, by);
-                let soldiers = squares(b.pieces(by, PieceKind::Pawn))
-                    .filter(|sq| crate::rules::xiangqi::tables::PAWN_STEPS[by.index()][sq.index()] & palace != 0)
+                let soldiers = squares(b.pieces(by, PieceKind::Soldier))
+                    .filter(|sq| crate::rules::xiangqi::tables::SOLDIER_STEPS[by.index()][sq.index()] & palace != 0)
                     .count() as i32;
                 assert_eq!((reach.chariot_mobility, reach.horse_mobility), (chariot_mobility, horse_mobility));
                 let [by_chariots, by_horses, _, by_soldiers] = reach.palace_attackers;

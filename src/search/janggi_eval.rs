@@ -168,7 +168,7 @@ pub fn positional_terms(pos: &Position, sink: &mut impl TermSink) {
         threats(b, color, guarded, theirs, |kind, lesser, count| {
             sink.add(THREATS + waiting * 12 + lesser as usize * 6 + kind - 1, sign * count)
         });
-        sink.add(SOLDIER_PAIR, sign * side_by_side(b.pieces(color, PieceKind::Pawn)));
+        sink.add(SOLDIER_PAIR, sign * side_by_side(b.pieces(color, PieceKind::Soldier)));
     }
 }
 
@@ -193,14 +193,14 @@ fn threats(
     theirs: &[Bitboard; 7],
     mut found: impl FnMut(usize, bool, i32),
 ) {
-    use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Pawn};
-    for kind in [Advisor, Elephant, Horse, Chariot, Cannon, Pawn] {
+    use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Soldier};
+    for kind in [Advisor, Elephant, Horse, Chariot, Cannon, Soldier] {
         let pieces = b.pieces(color, kind);
         if pieces == 0 {
             continue;
         }
         let (mut by_lesser, mut attacked) = (0, 0);
-        for attacker in [Chariot, Cannon, Horse, Elephant, Pawn] {
+        for attacker in [Chariot, Cannon, Horse, Elephant, Soldier] {
             // A cannon never takes a cannon.
             if kind == Cannon && attacker == Cannon {
                 continue;
@@ -306,8 +306,8 @@ impl SideReach {
     /// The pieces attacking the enemy's palace in the order of the terms from
     /// [`PALACE_ATTACKER`]: chariots, cannons, horses, elephants, soldiers.
     fn palace_attackers(&self) -> [i32; 5] {
-        use PieceKind::{Cannon, Chariot, Elephant, Horse, Pawn};
-        [Chariot, Cannon, Horse, Elephant, Pawn].map(|kind| self.palace[kind.index()])
+        use PieceKind::{Cannon, Chariot, Elephant, Horse, Soldier};
+        [Chariot, Cannon, Horse, Elephant, Soldier].map(|kind| self.palace[kind.index()])
     }
 }
 
@@ -481,7 +481,7 @@ mod tests {
         let counts = terms_of("r3k4/9/9/9/9/9/P8/9/4K4/C8 w - - 0 1");
         assert!(counts.contains(&(CANNON_MOBILITY, 6)), "{counts:?}");
         // The chariot takes the unguarded soldier; the cannon, worth less, attacks it.
-        let soldier = THREATS + PieceKind::Pawn.index() - 1;
+        let soldier = THREATS + PieceKind::Soldier.index() - 1;
         let chariot_by_lesser = THREATS + 12 + 6 + PieceKind::Chariot.index() - 1;
         assert_eq!(threat_terms("r3k4/9/9/9/9/9/P8/9/4K4/C8 w - - 0 1"), [(soldier, 1), (chariot_by_lesser, -1)]);
         // Soldiers on a3 and b3 stand side by side; i3 and a4 do not (another rank).

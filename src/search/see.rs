@@ -16,7 +16,7 @@ use crate::rules::board_position::Attacks;
 use crate::rules::janggi;
 use crate::rules::janggi::tables::PALACE_STEPS;
 use crate::rules::types::{Color, Move, PieceKind, Square};
-use crate::rules::xiangqi::tables::{ADVISOR_STEPS, ELEPHANT_POINTS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS};
+use crate::rules::xiangqi::tables::{ADVISOR_STEPS, ELEPHANT_POINTS, ELEPHANT_STEPS, GENERAL_STEPS, SOLDIER_ATTACKERS};
 
 /// Exchange values by piece kind (general, advisor, elephant, horse, chariot, cannon,
 /// pawn).
@@ -29,7 +29,7 @@ pub const JANGGI_SEE_VALUE: [i32; 7] = [20_000, 300, 300, 500, 1300, 700, 200];
 /// A pawn across the river is worth twice as much.
 #[inline]
 fn value_on(kind: PieceKind, color: Color, sq: Square) -> i32 {
-    if kind == PieceKind::Pawn {
+    if kind == PieceKind::Soldier {
         let crossed = if color == Color::Red { sq.rank() >= 5 } else { sq.rank() <= 4 };
         if crossed { 200 } else { 100 }
     } else {
@@ -83,9 +83,9 @@ impl Exchange for XiangqiExchange<'_> {
         let lowest = |found: Bitboard, kind: PieceKind| {
             (found != 0).then(|| (Square::from_index_unchecked(found.trailing_zeros() as usize), kind))
         };
-        let pawns = PAWN_ATTACKERS[c][t] & self.pieces(by, PieceKind::Pawn);
+        let pawns = SOLDIER_ATTACKERS[c][t] & self.pieces(by, PieceKind::Soldier);
         if pawns != 0 {
-            return lowest(pawns, PieceKind::Pawn);
+            return lowest(pawns, PieceKind::Soldier);
         }
         // Advisors and the general step inside their palace only (their step tables
         // also list the palace points next to a point outside it).
@@ -190,7 +190,7 @@ fn cheapest(b: &Board, by: Color, all: Bitboard) -> Option<(Square, PieceKind)> 
 
 /// Attacking kinds from the cheapest to the dearest.
 const ORDER: [PieceKind; 7] = [
-    PieceKind::Pawn,
+    PieceKind::Soldier,
     PieceKind::Advisor,
     PieceKind::Elephant,
     PieceKind::Horse,

@@ -71,7 +71,7 @@ impl<const N: usize> PieceTerms<N> {
     pub const fn placement_term(&self, kind: usize, black: bool, sq: usize) -> (usize, bool) {
         let (file, rank) = (sq % 9, sq / 9);
         let own_rank = if black { 9 - rank } else { rank };
-        let alone = self.soldier_placement_alone_across && kind == PieceKind::Pawn as usize && own_rank >= 5;
+        let alone = self.soldier_placement_alone_across && kind == PieceKind::Soldier as usize && own_rank >= 5;
         (self.placement + kind * 90 + own_rank * 9 + file, !alone)
     }
 
@@ -217,7 +217,7 @@ pub fn attackers(b: &Board, color: Color) -> [i32; 4] {
         b.pieces(color, PieceKind::Chariot).count_ones() as i32,
         b.pieces(color, PieceKind::Horse).count_ones() as i32,
         b.pieces(color, PieceKind::Cannon).count_ones() as i32,
-        (b.pieces(color, PieceKind::Pawn) & other_half).count_ones() as i32,
+        (b.pieces(color, PieceKind::Soldier) & other_half).count_ones() as i32,
     ]
 }
 

@@ -166,7 +166,7 @@ mod tests {
         let mut board = [None; Square::COUNT];
         board[4] = Some(Piece::new(Color::Red, PieceKind::General));
         board[85] = Some(Piece::new(Color::Black, PieceKind::General));
-        board[89] = Some(Piece::new(Color::Black, PieceKind::Pawn));
+        board[89] = Some(Piece::new(Color::Black, PieceKind::Soldier));
         board[0] = Some(Piece::new(Color::Red, PieceKind::Chariot));
         board[47] = Some(Piece::new(Color::Black, PieceKind::Cannon));
         Record { board, turn: Color::Black, score: -1234, red_result: 2, variant: DataVariant::Janggi, game }

@@ -275,7 +275,7 @@ mod tests {
                 (84, p(Black, PieceKind::General)),
                 (40, p(Black, PieceKind::Horse)),
                 (20, p(Red, PieceKind::Cannon)),
-                (55, p(Black, PieceKind::Pawn)),
+                (55, p(Black, PieceKind::Soldier)),
             ],
             &[(4, p(Red, PieceKind::General)), (86, p(Black, PieceKind::General)), (77, p(Black, PieceKind::Chariot))],
         ];

@@ -87,7 +87,7 @@ pub fn can_reach(b: &Board, from: Square, to: Square) -> bool {
         }
         PieceKind::Chariot => pieces_between(b, from, to) == Some(0),
         PieceKind::Cannon => pieces_between(b, from, to) == Some(if target.is_some() { 1 } else { 0 }),
-        PieceKind::Pawn => {
+        PieceKind::Soldier => {
             let forward = if c == Color::Red { 1 } else { -1 };
             let crossed = !own_side(c, r0);
             (df == 0 && dr == forward) || (crossed && dr == 0 && df.abs() == 1)

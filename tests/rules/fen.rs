@@ -216,7 +216,7 @@ fn too_many_pieces_of_a_kind() {
     );
     assert_eq!(
         position_error("3k5/9/9/9/PPPPPP3/9/9/9/9/4K4 w - - 0 1"),
-        PositionProblem::TooManyPieces { piece: red(PieceKind::Pawn), count: 6, max: 5 }
+        PositionProblem::TooManyPieces { piece: red(PieceKind::Soldier), count: 6, max: 5 }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/9/4A4/3AKA3 w - - 0 1"),
@@ -350,11 +350,11 @@ fn elephant_on_unreachable_point() {
 fn pawn_behind_its_start() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/9/P8/9/4K4 w - - 0 1"),
-        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("a2") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Soldier), square: sq("a2") }
     );
     assert_eq!(
         position_error("3k5/9/p8/9/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionProblem::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("a7") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Soldier), square: sq("a7") }
     );
 }
 
@@ -362,15 +362,15 @@ fn pawn_behind_its_start() {
 fn pawn_beside_its_start_before_the_river() {
     assert_eq!(
         position_error("3k5/9/9/9/9/9/1P7/9/9/4K4 w - - 0 1"),
-        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("b3") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Soldier), square: sq("b3") }
     );
     assert_eq!(
         position_error("3k5/9/9/9/9/3P5/9/9/9/4K4 w - - 0 1"),
-        PositionProblem::UnreachablePoint { piece: red(PieceKind::Pawn), square: sq("d4") }
+        PositionProblem::UnreachablePoint { piece: red(PieceKind::Soldier), square: sq("d4") }
     );
     assert_eq!(
         position_error("3k5/9/9/1p7/9/9/9/9/9/4K4 w - - 0 1"),
-        PositionProblem::UnreachablePoint { piece: black(PieceKind::Pawn), square: sq("b6") }
+        PositionProblem::UnreachablePoint { piece: black(PieceKind::Soldier), square: sq("b6") }
     );
     // Once across the river a pawn may stand on any file, up to the last rank.
     valid("3k1P3/9/9/9/1P7/9/9/9/9/4K4 w - - 0 1");
@@ -502,7 +502,7 @@ fn every_point_of_every_piece() {
                     PieceKind::Elephant if !(f % 2 == 0 && r % 2 == 0 && (f / 2 + r / 2) % 2 == 1) => {
                         Err(PositionProblem::UnreachablePoint { piece, square: point })
                     }
-                    PieceKind::Pawn if r < 3 || (r < 5 && f % 2 == 1) => {
+                    PieceKind::Soldier if r < 3 || (r < 5 && f % 2 == 1) => {
                         Err(PositionProblem::UnreachablePoint { piece, square: point })
                     }
                     _ => Ok(()),

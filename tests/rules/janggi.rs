@@ -46,7 +46,7 @@ fn rejects_too_many_pieces_of_a_kind() {
     let chariot = Piece::new(Color::Red, PieceKind::Chariot);
     assert_eq!(e.problem, PositionProblem::TooManyPieces { piece: chariot, count: 3, max: 2 });
     let e = invalid("4k4/9/9/pp1pp1pp1/9/9/9/9/4K4/9 w - - 0 1");
-    let soldier = Piece::new(Color::Black, PieceKind::Pawn);
+    let soldier = Piece::new(Color::Black, PieceKind::Soldier);
     assert_eq!(e.problem, PositionProblem::TooManyPieces { piece: soldier, count: 6, max: 5 });
     for (text, kind) in [
         ("4k4/9/9/9/9/9/9/9/3AKA3/4A4 w - - 0 1", PieceKind::Advisor),
@@ -82,12 +82,12 @@ fn rejects_a_soldier_behind_its_start_rank() {
     let e = invalid("4k4/9/9/9/9/9/9/P8/4K4/9 w - - 0 1");
     assert_eq!(
         e.problem,
-        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Red, PieceKind::Pawn), square: sq("a2") }
+        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Red, PieceKind::Soldier), square: sq("a2") }
     );
     let e = invalid("4k4/8p/9/9/9/9/9/9/4K4/9 w - - 0 1");
     assert_eq!(
         e.problem,
-        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Black, PieceKind::Pawn), square: sq("i8") }
+        PositionProblem::UnreachablePoint { piece: Piece::new(Color::Black, PieceKind::Soldier), square: sq("i8") }
     );
     // On the start ranks and anywhere forward is fine, sideways included.
     fen::janggi("4k4/9/9/P7p/9/9/p7P/9/4K4/9 w - - 0 1").unwrap();
@@ -321,7 +321,7 @@ fn reaches(board: &Board, from: Square, to: Square) -> bool {
             let screens = between(board, (f0, r0), (f1, r1));
             screens.len() == 1 && screens[0].kind() != PieceKind::Cannon
         }
-        PieceKind::Pawn => {
+        PieceKind::Soldier => {
             let forward = if p.color() == Color::Red { 1 } else { -1 };
             let enemy_palace = palace_of(f0, r0) == Some(p.color().other());
             (df == 0 && dr == forward)

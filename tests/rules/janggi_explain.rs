@@ -101,7 +101,7 @@ fn bikjang_is_two_generals_on_an_open_file() {
 fn messages_use_the_janggi_names() {
     assert_eq!((side_name(Color::Red), side_name(Color::Black)), ("cho", "han"));
     assert_eq!(kind_name(PieceKind::Advisor), "guard");
-    assert_eq!(kind_name(PieceKind::Pawn), "soldier");
+    assert_eq!(kind_name(PieceKind::Soldier), "soldier");
     assert_eq!(kind_name(PieceKind::Chariot), PieceKind::Chariot.name());
     // A Han guard on c9, outside the palace (d7-f9).
     match fen::janggi("2a1k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1") {

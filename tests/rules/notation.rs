@@ -205,7 +205,7 @@ fn every_move_of_random_tandem_positions_round_trips() {
                 let rank = if color == Color::Red { 5 + rank } else { rank };
                 let sq = Square::new(file, rank);
                 if setup.board.is_empty(sq) {
-                    setup.board.put(sq, Piece::new(color, PieceKind::Pawn));
+                    setup.board.put(sq, Piece::new(color, PieceKind::Soldier));
                 }
             }
             for kind in [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon] {
@@ -222,7 +222,9 @@ fn every_move_of_random_tandem_positions_round_trips() {
         let Ok(pos) = Position::from_setup(setup) else { continue };
         let piles = (0..9u8).map(|f| {
             (0..10u8)
-                .filter(|&r| pos.board().piece_at(Square::new(f, r)) == Some(Piece::new(pos.turn(), PieceKind::Pawn)))
+                .filter(|&r| {
+                    pos.board().piece_at(Square::new(f, r)) == Some(Piece::new(pos.turn(), PieceKind::Soldier))
+                })
                 .count()
         });
         if piles.max().unwrap_or(0) >= 4 {

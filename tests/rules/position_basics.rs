@@ -94,7 +94,7 @@ fn the_boards_piece_sets_and_equality() {
     assert_eq!(names(b.by_piece(Piece::new(Color::Red, PieceKind::Chariot))), ["a0", "i0"]);
     assert_eq!(names(b.by_piece(Piece::new(Color::Black, PieceKind::Cannon))), ["b7", "h7"]);
     assert_eq!(names(b.pieces(Color::Black, PieceKind::General)), ["e9"]);
-    assert_eq!(names(b.pieces(Color::Red, PieceKind::Pawn)), ["a3", "c3", "e3", "g3", "i3"]);
+    assert_eq!(names(b.pieces(Color::Red, PieceKind::Soldier)), ["a3", "c3", "e3", "g3", "i3"]);
     assert_eq!(b.occupied().count_ones(), 32);
     assert_eq!(b.by_color(Color::Red).count_ones(), 16);
     let mut moved = start.clone();
@@ -188,7 +188,7 @@ fn a_records_plies_name_the_capture_and_count_the_checks_by_side() {
         game.play(Move::parse_iccs(m).unwrap()).unwrap_or_else(|e| panic!("{m}: {e:?}"));
     }
     let plies = game.plies();
-    assert_eq!(plies[0].captured, Some(Piece::new(Color::Black, PieceKind::Pawn)));
+    assert_eq!(plies[0].captured, Some(Piece::new(Color::Black, PieceKind::Soldier)));
     assert!(plies[1..].iter().all(|p| p.captured.is_none()));
     let checks: Vec<[u32; 2]> = plies.iter().map(|p| [p.checks_so_far[0], p.checks_so_far[1]]).collect();
     assert_eq!(checks, [[0, 0], [0, 1], [0, 1], [0, 1], [1, 1]], "checks by Red, by Black");

@@ -294,7 +294,7 @@ fn allowed_points(color: Color, kind: PieceKind) -> Vec<Square> {
         PieceKind::General => (3..=5).flat_map(|f| (0..=2).map(move |r| (f, r))).collect(),
         PieceKind::Advisor => vec![(3, 0), (5, 0), (4, 1), (3, 2), (5, 2)],
         PieceKind::Elephant => vec![(2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)],
-        PieceKind::Pawn => [0, 2, 4, 6, 8]
+        PieceKind::Soldier => [0, 2, 4, 6, 8]
             .into_iter()
             .flat_map(|f| [(f, 3), (f, 4)])
             .chain((0..9).flat_map(|f| (5..10).map(move |r| (f, r))))

@@ -29,7 +29,7 @@ fn piece_kinds_have_their_index_letter_and_name() {
         (PieceKind::Horse, 3, 'N', "horse"),
         (PieceKind::Chariot, 4, 'R', "chariot"),
         (PieceKind::Cannon, 5, 'C', "cannon"),
-        (PieceKind::Pawn, 6, 'P', "pawn"),
+        (PieceKind::Soldier, 6, 'P', "pawn"),
     ];
     for (kind, index, letter, name) in table {
         assert_eq!(kind.index(), index, "{name}");
@@ -66,10 +66,10 @@ fn pieces_pack_colour_and_kind_and_read_their_fen_letters() {
     }
     // A few by hand: the Black horse is 7 + 3, the Red pawn 6, the Black general 7.
     assert_eq!(Piece::new(Color::Black, PieceKind::Horse).index(), 10);
-    assert_eq!(Piece::new(Color::Red, PieceKind::Pawn).index(), 6);
+    assert_eq!(Piece::new(Color::Red, PieceKind::Soldier).index(), 6);
     assert_eq!(Piece::new(Color::Black, PieceKind::General).color(), Color::Black);
     assert_eq!(Piece::new(Color::Black, PieceKind::General).kind(), PieceKind::General);
-    assert_eq!(Piece::new(Color::Red, PieceKind::Pawn).color(), Color::Red);
+    assert_eq!(Piece::new(Color::Red, PieceKind::Soldier).color(), Color::Red);
     assert_eq!(Piece::from_fen_char('h'), Some(Piece::new(Color::Black, PieceKind::Horse)));
     assert_eq!(Piece::from_fen_char('E'), Some(Piece::new(Color::Red, PieceKind::Elephant)));
     assert_eq!(Piece::from_fen_char('x'), None);

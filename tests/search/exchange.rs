@@ -16,7 +16,7 @@ use crate::common::slow_xiangqi as slow;
 
 /// Kinds from the cheapest taker to the dearest.
 const CHEAPEST_FIRST: [PieceKind; 7] = [
-    PieceKind::Pawn,
+    PieceKind::Soldier,
     PieceKind::Advisor,
     PieceKind::Elephant,
     PieceKind::Horse,
@@ -29,7 +29,7 @@ const CHEAPEST_FIRST: [PieceKind; 7] = [
 /// river twice as much as at home.
 fn value_at(b: &Board, sq: Square) -> i32 {
     let Some(p) = b.piece_at(sq) else { return 0 };
-    if p.kind() == PieceKind::Pawn {
+    if p.kind() == PieceKind::Soldier {
         let crossed = !slow::own_side(p.color(), sq.rank() as i32);
         if crossed { 200 } else { 100 }
     } else {

@@ -118,7 +118,7 @@ impl From<PieceKind> for proto::PieceKind {
             PieceKind::Horse => proto::PieceKind::Horse,
             PieceKind::Chariot => proto::PieceKind::Chariot,
             PieceKind::Cannon => proto::PieceKind::Cannon,
-            PieceKind::Pawn => proto::PieceKind::Soldier,
+            PieceKind::Soldier => proto::PieceKind::Soldier,
         }
     }
 }

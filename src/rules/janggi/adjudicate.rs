@@ -73,7 +73,7 @@ pub const fn counting_tenths(kind: PieceKind) -> u32 {
         PieceKind::Cannon => 70,
         PieceKind::Horse => 50,
         PieceKind::Elephant | PieceKind::Advisor => 30,
-        PieceKind::Pawn => 20,
+        PieceKind::Soldier => 20,
     }
 }
 

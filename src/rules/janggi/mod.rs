@@ -61,7 +61,9 @@ impl BoardRules for Janggi {
         let c = piece.color().index();
         let at = bit(square);
         match piece.kind() {
-            PieceKind::Pawn if at & SOLDIER_POINTS[c] == 0 => Some(PositionProblem::UnreachablePoint { piece, square }),
+            PieceKind::Soldier if at & SOLDIER_POINTS[c] == 0 => {
+                Some(PositionProblem::UnreachablePoint { piece, square })
+            }
             _ => None,
         }
     }
@@ -224,7 +226,7 @@ pub fn start_position(cho: Setup4, han: Setup4) -> Position {
         put(1, 2, Cannon);
         put(7, 2, Cannon);
         for file in [0, 2, 4, 6, 8] {
-            put(file, 3, Pawn);
+            put(file, 3, Soldier);
         }
     }
     Position::from_parts(board, Color::Red, 0, 1)

@@ -146,7 +146,7 @@ impl Attacks for Janggi {
                 }
             }
         }
-        SOLDIER_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
+        SOLDIER_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Soldier) & alive != 0
     }
 
     /// Every piece of `by` that attacks `target`.
@@ -189,7 +189,7 @@ impl Attacks for Janggi {
                 found |= bit_at(st.to as usize);
             }
         }
-        found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn)
+        found | SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Soldier)
     }
 }
 
@@ -281,7 +281,7 @@ impl Position {
             }
             emit(from, t & allowed, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Pawn) & from_mask) {
+        for from in squares(b.pieces(us, PieceKind::Soldier) & from_mask) {
             emit(from, SOLDIER_STEPS[c][from.index()] & allowed, list);
         }
         for from in squares(b.pieces(us, PieceKind::Advisor) & from_mask) {
@@ -360,8 +360,8 @@ pub(crate) fn for_each_reach(b: &Board, by: Color, mut each: impl FnMut(PieceKin
         }
         each(PieceKind::Elephant, from, t);
     }
-    for from in squares(b.pieces(by, PieceKind::Pawn)) {
-        each(PieceKind::Pawn, from, SOLDIER_STEPS[by.index()][from.index()]);
+    for from in squares(b.pieces(by, PieceKind::Soldier)) {
+        each(PieceKind::Soldier, from, SOLDIER_STEPS[by.index()][from.index()]);
     }
 }
 
@@ -403,12 +403,12 @@ mod tests {
     #[test]
     fn a_cannon_attacks_past_one_screen_that_is_not_a_cannon() {
         use Color::{Black, Red};
-        use PieceKind::{Advisor, Cannon, Chariot, Horse, Pawn};
+        use PieceKind::{Advisor, Cannon, Chariot, Horse, Soldier};
         let a0 = Square::parse("a0").unwrap();
         // Up the file: the soldier on a3 screens a4, a5 and the horse on a6, which the
         // cannon may take; a7 lies behind the horse. Along the rank the first piece is a
         // cannon, which screens nothing.
-        let b = board(&[("a0", Red, Cannon), ("b0", Black, Cannon), ("a3", Red, Pawn), ("a6", Black, Horse)]);
+        let b = board(&[("a0", Red, Cannon), ("b0", Black, Cannon), ("a3", Red, Soldier), ("a6", Black, Horse)]);
         assert_eq!(cannon_attacks(&b, a0, Red), set(&["a4", "a5", "a6"]));
         // Along the palace diagonal d0-e1-f2, over the guard on e1.
         let d0 = Square::parse("d0").unwrap();

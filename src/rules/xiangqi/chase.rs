@@ -176,12 +176,12 @@ enum Judge {
 /// move) count as a threat under `rule`?
 fn counts(p: &Position, m: Move, attacker: PieceKind, victim: Piece, rule: ThreatRule, judge: Judge) -> bool {
     use PieceKind::*;
-    let crossed = victim.kind() != Pawn || !own_side(victim.color().index(), m.to().rank() as i32);
+    let crossed = victim.kind() != Soldier || !own_side(victim.color().index(), m.to().rank() as i32);
     let take_back = || can_take_back(p, m, judge);
     let protected = || protected(p, m, judge);
     match rule {
         ThreatRule::Chase => match (attacker, victim.kind()) {
-            (General | Pawn, _) => false,
+            (General | Soldier, _) => false,
             _ if !crossed => false,
             (Horse | Cannon, Chariot) => true,
             (Advisor | Elephant, Chariot | Horse | Cannon) => true,
@@ -191,7 +191,7 @@ fn counts(p: &Position, m: Move, attacker: PieceKind, victim: Piece, rule: Threa
         ThreatRule::Attack => match (attacker, victim.kind()) {
             (Horse, Horse) => !take_back(),
             (Cannon, Cannon) => !protected(),
-            (Cannon, Pawn) => crossed,
+            (Cannon, Soldier) => crossed,
             (Chariot, Cannon) => !protected(),
             (Chariot, Chariot) => !take_back() && !protected(),
             (Horse | Chariot | Cannon, _) => true,

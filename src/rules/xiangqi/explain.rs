@@ -1,7 +1,7 @@
 //! Why a move is illegal, in the words a player (or an anti-cheat report) needs.
 
 use super::Position;
-use super::tables::{ADVISOR_STEPS, GENERAL_STEPS, PAWN_STEPS, own_side};
+use super::tables::{ADVISOR_STEPS, GENERAL_STEPS, SOLDIER_STEPS, own_side};
 use crate::rules::board::{FILE_MASKS, RANK_MASKS, bit};
 use crate::rules::illegal::IllegalReason;
 use crate::rules::types::{Move, PieceKind, Square};
@@ -36,7 +36,7 @@ pub(super) fn explain_illegal(pos: &Position, m: Move) -> Option<IllegalReason> 
         PieceKind::Elephant => df.abs() == 2 && dr.abs() == 2 && own_side(c, to.rank() as i32),
         PieceKind::Horse => (df.abs() == 1 && dr.abs() == 2) || (df.abs() == 2 && dr.abs() == 1),
         PieceKind::Chariot | PieceKind::Cannon => df == 0 || dr == 0,
-        PieceKind::Pawn => PAWN_STEPS[c][from.index()] & bit(to) != 0,
+        PieceKind::Soldier => SOLDIER_STEPS[c][from.index()] & bit(to) != 0,
     };
     if !shape_ok {
         return Some(IllegalReason::CannotMoveThatWay);

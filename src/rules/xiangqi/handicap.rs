@@ -123,7 +123,7 @@ impl Handicap {
                 return Some(IllegalReason::HandicapCrossesRiver);
             }
             let bank = if mover == Color::Red { 4 } else { 5 };
-            if self.opening_avoids_own_bank && kind != PieceKind::Pawn && m.to().rank() == bank {
+            if self.opening_avoids_own_bank && kind != PieceKind::Soldier && m.to().rank() == bank {
                 return Some(IllegalReason::HandicapOwnRiverBank);
             }
         }

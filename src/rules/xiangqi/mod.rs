@@ -69,7 +69,7 @@ impl BoardRules for Xiangqi {
             PieceKind::Elephant if at & ELEPHANT_POINTS[c] == 0 => {
                 Some(PositionProblem::UnreachablePoint { piece, square })
             }
-            PieceKind::Pawn if at & PAWN_POINTS[c] == 0 => Some(PositionProblem::UnreachablePoint { piece, square }),
+            PieceKind::Soldier if at & PAWN_POINTS[c] == 0 => Some(PositionProblem::UnreachablePoint { piece, square }),
             _ => None,
         }
     }
@@ -144,7 +144,7 @@ impl Position {
                 board.put(Square::new(file, cannons), Piece::new(color, Cannon));
             }
             for file in [0, 2, 4, 6, 8] {
-                board.put(Square::new(file, pawns), Piece::new(color, Pawn));
+                board.put(Square::new(file, pawns), Piece::new(color, Soldier));
             }
         }
         Position::from_parts(board, Color::Red, 0, 1)
@@ -192,7 +192,7 @@ impl Position {
 
     /// The positions of the pieces that can still attack (chariot, horse, cannon, pawn).
     pub fn attacking_pieces(&self, color: Color) -> u32 {
-        [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon, PieceKind::Pawn]
+        [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon, PieceKind::Soldier]
             .iter()
             .map(|k| self.board.pieces(color, *k).count_ones())
             .sum()

@@ -7,7 +7,7 @@
 //! aiming at the general; every move when in check. The test itself reads the board as
 //! it would be after the move without changing it.
 
-use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, PAWN_ATTACKERS, PAWN_STEPS};
+use super::tables::{ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, SOLDIER_ATTACKERS, SOLDIER_STEPS};
 use super::{Position, Xiangqi};
 use crate::rules::board::{
     Bitboard, Board, BoardAfter, FILE_LINES, FILE_MASKS, Guard, HORSE_ATTACKERS, HORSE_ZONES, RANK_LINES, RANK_MASKS,
@@ -38,7 +38,7 @@ impl Attacks for Xiangqi {
         direct[PieceKind::Chariot.index()] = lines;
         direct[PieceKind::Cannon.index()] = lines;
         direct[PieceKind::Horse.index()] = HORSE_ZONES[king.index()];
-        direct[PieceKind::Pawn.index()] = PAWN_ATTACKERS[attackers.index()][king.index()];
+        direct[PieceKind::Soldier.index()] = SOLDIER_ATTACKERS[attackers.index()][king.index()];
         direct[PieceKind::General.index()] = FILE_MASKS[king.file() as usize];
         direct
     }
@@ -60,7 +60,7 @@ impl Attacks for Xiangqi {
                         }
                     }
                 }
-                Some(PieceKind::Pawn) => {}
+                Some(PieceKind::Soldier) => {}
                 _ => {
                     let line = between(checker, king);
                     reach |= line;
@@ -112,7 +112,7 @@ impl Attacks for Xiangqi {
         if horse_attacks(b.pieces(them, PieceKind::Horse) & alive, king.index(), |i| at(i) == 0) {
             return true;
         }
-        PAWN_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Pawn) & alive != 0
+        SOLDIER_ATTACKERS[them.index()][king.index()] & b.pieces(them, PieceKind::Soldier) & alive != 0
     }
 
     /// Every piece of `by` that attacks `target` (the generals' facing included).
@@ -126,7 +126,7 @@ impl Attacks for Xiangqi {
         found |= second & b.pieces(by, PieceKind::Cannon);
         found |= file_bits_to_board(fv.first, f) & b.pieces(by, PieceKind::General);
         found |= horse_attackers(b.pieces(by, PieceKind::Horse), target.index(), |i| b.code_at(i) == 0);
-        found |= PAWN_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Pawn);
+        found |= SOLDIER_ATTACKERS[by.index()][target.index()] & b.pieces(by, PieceKind::Soldier);
         found
     }
 }
@@ -200,8 +200,8 @@ impl Position {
         for from in squares(b.pieces(us, PieceKind::Horse) & from_mask) {
             emit(from, horse_targets(from.index(), empty) & allowed, list);
         }
-        for from in squares(b.pieces(us, PieceKind::Pawn) & from_mask) {
-            emit(from, PAWN_STEPS[c][from.index()] & allowed, list);
+        for from in squares(b.pieces(us, PieceKind::Soldier) & from_mask) {
+            emit(from, SOLDIER_STEPS[c][from.index()] & allowed, list);
         }
         for from in squares(b.pieces(us, PieceKind::Elephant) & from_mask) {
             let mut t = 0;

@@ -81,7 +81,7 @@ const fn elephant_steps() -> [[Steps; 90]; 2] {
 /// elephant never crosses the river.
 pub static ELEPHANT_STEPS: [[Steps; 90]; 2] = elephant_steps();
 
-const fn pawn_tables() -> [[Bitboard; 90]; 2] {
+const fn soldier_tables() -> [[Bitboard; 90]; 2] {
     let mut steps = [[0u128; 90]; 2];
     let mut c = 0;
     while c < 2 {
@@ -109,12 +109,12 @@ const fn pawn_tables() -> [[Bitboard; 90]; 2] {
     steps
 }
 
-const PAWN: [[Bitboard; 90]; 2] = pawn_tables();
-/// `PAWN_STEPS[color][from]`: forward, and sideways once across the river.
-pub static PAWN_STEPS: [[Bitboard; 90]; 2] = PAWN;
-/// `PAWN_ATTACKERS[color][target]`: the points from which a pawn of `color` reaches
+const SOLDIER: [[Bitboard; 90]; 2] = soldier_tables();
+/// `SOLDIER_STEPS[color][from]`: forward, and sideways once across the river.
+pub static SOLDIER_STEPS: [[Bitboard; 90]; 2] = SOLDIER;
+/// `SOLDIER_ATTACKERS[color][target]`: the points from which a soldier of `color` reaches
 /// `target`.
-pub static PAWN_ATTACKERS: [[Bitboard; 90]; 2] = attackers_of(&PAWN);
+pub static SOLDIER_ATTACKERS: [[Bitboard; 90]; 2] = attackers_of(&SOLDIER);
 
 const fn reachable(table: &[[Bitboard; 90]; 2], c: usize, start: Bitboard) -> Bitboard {
     // Closure of `start` under one colour's steps: the points a piece can ever stand on.
@@ -160,10 +160,10 @@ const fn elephant_reach(c: usize) -> Bitboard {
 }
 
 const ELEPHANT_STEPS_CONST: [[Steps; 90]; 2] = elephant_steps();
-const PAWN_STEPS_CONST: [[Bitboard; 90]; 2] = PAWN;
+const SOLDIER_STEPS_CONST: [[Bitboard; 90]; 2] = SOLDIER;
 const ADVISOR_STEPS_CONST: [[Bitboard; 90]; 2] = palace_steps(true);
 
-const fn pawn_starts(c: usize) -> Bitboard {
+const fn soldier_starts(c: usize) -> Bitboard {
     let r = if c == 0 { 3 } else { 6 };
     bb(0, r) | bb(2, r) | bb(4, r) | bb(6, r) | bb(8, r)
 }
@@ -177,13 +177,13 @@ pub const ADVISOR_POINTS: [Bitboard; 2] =
 pub const ELEPHANT_POINTS: [Bitboard; 2] = [elephant_reach(0), elephant_reach(1)];
 /// `PAWN_POINTS[color]`: the points a pawn can ever reach from its start points.
 pub const PAWN_POINTS: [Bitboard; 2] =
-    [reachable(&PAWN_STEPS_CONST, 0, pawn_starts(0)), reachable(&PAWN_STEPS_CONST, 1, pawn_starts(1))];
+    [reachable(&SOLDIER_STEPS_CONST, 0, soldier_starts(0)), reachable(&SOLDIER_STEPS_CONST, 1, soldier_starts(1))];
 
 const fn stepping_into(c: usize, zone: Bitboard) -> Bitboard {
     let mut set = 0;
     let mut s = 0;
     while s < 90 {
-        if PAWN_STEPS_CONST[c][s] & zone != 0 {
+        if SOLDIER_STEPS_CONST[c][s] & zone != 0 {
             set |= 1u128 << s;
         }
         s += 1;
