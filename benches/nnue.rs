@@ -1,8 +1,8 @@
 //! The learned evaluation's cost: one evaluation (output layer), one refresh of both
 //! accumulators, one incremental update (a move with a capture), each with the scalar,
-//! SSE2 and AVX2 kernels, on a net of the shipped shape (256 lanes, 8 buckets, random
-//! weights). Run with `cargo bench --bench nnue`; search speed with the net is in the
-//! `search` bench.
+//! SSE2 and AVX2 kernels, on a net of 256 lanes and 8 buckets with random weights (the
+//! width more data will want; the shipped nets have 32). Run with
+//! `cargo bench --bench nnue`; search speed with the net is in the `search` bench.
 
 use std::hint::black_box;
 
