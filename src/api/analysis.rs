@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request};
 use super::game::request_game;
+use super::on_time::{SearchWork, Searched, StreamMessages, on_time, stream_on_time};
 use super::proto;
 pub use super::searching::ProgressStream;
 use super::searching::{
@@ -42,6 +43,13 @@ impl Job {
     fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
         let (time, movetime) = self.budget.from_now();
         (engine.search(&self.game, &self.params, time, stop, on_depth), movetime)
+    }
+
+    /// Its search on a search thread, within the time it is given.
+    fn work(self) -> impl SearchWork<Move, Score> {
+        move |engine: &Engine, stop: &AtomicBool, time, on_depth: &mut dyn FnMut(&Report)| {
+            engine.search(&self.game, &self.params, time, stop, on_depth)
+        }
     }
 }
 
@@ -221,10 +229,16 @@ pub async fn evaluate_draw_offer(
     request_game(r.position.as_ref(), r.rule_set, limits)?.evaluate_draw_offer(engine, r, deadline).await
 }
 
-/// Admits the job, runs it on a search thread and waits for the outcome (and whether a
-/// move time bounded it).
-async fn search(engine: &Arc<Engine>, job: Job) -> Result<(Outcome, bool), Error> {
-    Ok(engine.run(job.budget.until, move |engine, stop| job.search(engine, stop, &mut |_| {})).await?)
+/// Runs the job on a search thread, answered on its time (see [`on_time`]).
+async fn search(engine: &Arc<Engine>, job: Job) -> Result<Searched<Move, Score>, Error> {
+    Ok(on_time(engine, job.budget, job.work()).await?)
+}
+
+/// The answer of a search of `evaluation`, with the CPU it got.
+fn searched_response(engine: &Engine, searched: &Searched<Move, Score>, evaluation: String) -> proto::AnalyzeResponse {
+    let mut answer = analyze_response(&searched.outcome, searched.movetime, engine.tt.hit_rate(), evaluation);
+    searched.mark(&mut answer);
+    answer
 }
 
 /// The search RPCs in a 9x10 game.
@@ -253,7 +267,8 @@ impl AnalysisCalls for BoardGame {
             cache::Cached::Stored(stored) => return Ok(cache::answer(&stored)),
             cache::Cached::Search(pending) => pending,
         };
-        let answer = search_on_time(engine, job).await?;
+        let evaluation = job.evaluation();
+        let answer = searched_response(engine, &search(engine, job).await?, evaluation);
         cache::save(engine, pending, &answer).await;
         Ok(answer)
     }
@@ -271,13 +286,14 @@ impl AnalysisCalls for BoardGame {
             }
             cache::Cached::Search(pending) => pending,
         };
-        let stream = engine
-            .stream(job.budget.until, move |engine, stop, send| {
-                let mut on_depth = |report: &Report| send(progress(report, engine.tt.hit_rate()));
-                let (outcome, movetime) = job.search(engine, stop, &mut on_depth);
-                send(final_message(analyze_response(&outcome, movetime, engine.tt.hit_rate(), job.evaluation())));
-            })
-            .await?;
+        let evaluation = job.evaluation();
+        let messages = StreamMessages {
+            progress: Box::new(|engine: &Engine, report: &Report| progress(report, engine.tt.hit_rate())),
+            last: Box::new(move |engine: &Engine, searched: &Searched<Move, Score>| {
+                final_message(searched_response(engine, searched, evaluation.clone()))
+            }),
+        };
+        let stream = stream_on_time(engine, job.budget, messages, job.work()).await?;
         // The final answer is written as it goes out, without holding the stream back.
         let engine = engine.clone();
         Ok(Box::pin(tokio_stream::StreamExt::map(stream, move |message| {
@@ -310,10 +326,10 @@ impl AnalysisCalls for BoardGame {
             cache::Cached::Search(pending) => pending,
         };
         let evaluation = job.evaluation();
-        let (outcome, movetime) = search(engine, job).await?;
-        let answer = analyze_response(&outcome, movetime, engine.tt.hit_rate(), evaluation);
+        let searched = search(engine, job).await?;
+        let answer = searched_response(engine, &searched, evaluation);
         cache::save(engine, pending, &answer).await;
-        hint_answer(&game, outcome.best, &notations, answer)
+        hint_answer(&game, searched.outcome.best, &notations, answer)
     }
 
     async fn evaluate_draw_offer(
@@ -331,7 +347,7 @@ impl AnalysisCalls for BoardGame {
             Ok(proto::Player::Black) => crate::rules::types::Color::Black,
             _ => return Err(bad_request("offered_by", "name RED or BLACK")),
         };
-        let (outcome, _) = search(engine, job).await?;
+        let outcome = search(engine, job).await?.outcome;
         let to_move = outcome.report.lines.first().map_or(Score::Centipawns(0), |l| l.score);
         // The engine answers for the side that received the offer.
         let flip = |s: Score| match s {
@@ -368,38 +384,5 @@ fn hint_answer(
         r#move: Some(described),
         score: answer.lines.first().and_then(|l| l.score),
         from_cache: answer.from_cache,
-    })
-}
-
-/// Analyze's search, answered on its time: when the search thread is late (it got too
-/// little CPU), the call answers from its last finished depth. The answer gives the CPU
-/// the search got, and whether it was starved.
-async fn search_on_time(engine: &Arc<Engine>, job: Job) -> Result<proto::AnalyzeResponse, Error> {
-    let evaluation = job.evaluation();
-    let watch = super::on_time::Watch::default();
-    let reports = watch.clone();
-    let answered = super::on_time::on_time(engine, job.budget.until, &watch, move |engine, stop| {
-        let before = crate::engine::priority::thread_cpu_time();
-        let (time, movetime) = job.budget.from_now();
-        reports.started(time.filter(|_| movetime));
-        let outcome = engine.search(&job.game, &job.params, time, stop, &mut |r| reports.finished(r));
-        let cpu = crate::engine::priority::thread_cpu_time().zip(before).map(|(after, before)| after - before);
-        (outcome, movetime, cpu)
-    })
-    .await?;
-    let hit_rate = engine.tt.hit_rate();
-    Ok(match answered {
-        super::on_time::Answer::Searched((outcome, movetime, cpu)) => {
-            let mut answer = analyze_response(&outcome, movetime, hit_rate, evaluation);
-            if let Some(cpu) = cpu {
-                answer.cpu_ms = cpu.as_millis() as u32;
-                answer.starved = answer.time_ms >= 20 && answer.cpu_ms * 2 < answer.time_ms;
-            }
-            answer
-        }
-        // The search thread did not answer in its time: it got too little CPU.
-        super::on_time::Answer::Late(outcome) => {
-            proto::AnalyzeResponse { starved: true, ..analyze_response(&outcome, true, hit_rate, evaluation) }
-        }
     })
 }

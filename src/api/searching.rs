@@ -103,6 +103,8 @@ pub fn progress_message(
         from_cache: false,
         evaluation: String::new(),
         engine_version: String::new(),
+        cpu_ms: 0,
+        starved: false,
     }
 }
 
@@ -123,6 +125,8 @@ pub fn final_message(a: proto::AnalyzeResponse) -> proto::AnalyzeStreamResponse 
         from_cache: a.from_cache,
         evaluation: a.evaluation,
         engine_version: a.engine_version,
+        cpu_ms: a.cpu_ms,
+        starved: a.starved,
     }
 }
 

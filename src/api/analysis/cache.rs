@@ -173,6 +173,7 @@ pub(super) fn response_of(last: &proto::AnalyzeStreamResponse) -> proto::Analyze
         from_cache: last.from_cache,
         evaluation: last.evaluation.clone(),
         engine_version: last.engine_version.clone(),
-        ..Default::default()
+        cpu_ms: last.cpu_ms,
+        starved: last.starved,
     }
 }

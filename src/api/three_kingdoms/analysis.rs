@@ -17,6 +17,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::super::convert;
 use super::super::error::{Error, bad_request};
+use super::super::on_time::{SearchWork, Searched, StreamMessages, on_time, stream_on_time};
 use super::super::proto;
 use super::super::searching::{
     ProgressStream, draw_offer_reason, final_message, principal_variations, progress_message, search_limits,
@@ -126,12 +127,28 @@ fn response(pos: &Position, (out, movetime): &(Outcome, bool), hit_rate: f64) ->
     }
 }
 
+/// The answer of a search answered on its time, with the CPU it got.
+fn searched_response(pos: &Position, searched: &Searched<Move, i32>, hit_rate: f64) -> proto::AnalyzeResponse {
+    let mut answer = response(pos, &(searched.outcome.clone(), searched.movetime), hit_rate);
+    searched.mark(&mut answer);
+    answer
+}
+
 /// Runs `job` on the calling (search) thread from now on; `on_depth` sees each
 /// completed depth. Also says whether a move time (not the server's cap or the call's
 /// deadline) bounded it.
 fn run(engine: &Engine, job: &Job, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
     let (time, movetime) = job.budget.from_now();
     (engine.search(&job.game, &job.params, time, stop, on_depth), movetime)
+}
+
+impl Job {
+    /// Its search on a search thread, within the time it is given.
+    fn work(self) -> impl SearchWork<Move, i32> {
+        move |engine: &Engine, stop: &AtomicBool, time, on_depth: &mut dyn FnMut(&Report)| {
+            engine.search(&self.game, &self.params, time, stop, on_depth)
+        }
+    }
 }
 
 /// The thinking time of Hint and EvaluateDrawOffer: the request's, or 300 ms.
@@ -161,13 +178,9 @@ impl AnalysisCalls for Game {
         deadline: Option<Deadline>,
     ) -> Result<proto::AnalyzeResponse, Error> {
         let job = job(engine, r, self, deadline)?;
-        engine
-            .run(job.budget.until, move |engine, stop| {
-                let out = run(engine, &job, stop, &mut |_| {});
-                response(job.game.position(), &out, engine.tt.hit_rate())
-            })
-            .await
-            .map_err(Error::from)
+        let pos = job.game.position().clone();
+        let searched = on_time(engine, job.budget, job.work()).await?;
+        Ok(searched_response(&pos, &searched, engine.tt.hit_rate()))
     }
 
     async fn analyze_stream(
@@ -177,15 +190,15 @@ impl AnalysisCalls for Game {
         deadline: Option<Deadline>,
     ) -> Result<ProgressStream, Error> {
         let job = job(engine, r, self, deadline)?;
-        engine
-            .stream(job.budget.until, move |engine, stop, send| {
-                let pos = job.game.position();
-                let mut on_depth = |report: &Report| send(progress(pos, report, engine.tt.hit_rate()));
-                let out = run(engine, &job, stop, &mut on_depth);
-                send(final_message(response(pos, &out, engine.tt.hit_rate())));
-            })
-            .await
-            .map_err(Error::from)
+        let pos = job.game.position().clone();
+        let last = pos.clone();
+        let messages = StreamMessages {
+            progress: Box::new(move |engine: &Engine, report: &Report| progress(&pos, report, engine.tt.hit_rate())),
+            last: Box::new(move |engine: &Engine, searched: &Searched<Move, i32>| {
+                final_message(searched_response(&last, searched, engine.tt.hit_rate()))
+            }),
+        };
+        Ok(stream_on_time(engine, job.budget, messages, job.work()).await?)
     }
 
     async fn hint(
@@ -199,7 +212,7 @@ impl AnalysisCalls for Game {
         check_not_over(&game)?;
         let position = game.position().clone();
         let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
-        let (out, _) = engine.run(job.budget.until, move |engine, stop| run(engine, &job, stop, &mut |_| {})).await?;
+        let out = on_time(engine, job.budget, job.work()).await?.outcome;
         let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
         Ok(proto::HintResponse {
             r#move: Some(describe_move(&position, best)),
