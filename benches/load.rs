@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use chuhe::api::proto::{self, rules_service_client::RulesServiceClient};
 use chuhe::api::wire::Encoded;
-use chuhe::service::server::{ServerConfig, serve};
+use chuhe::engine::SearchPriority;
+use chuhe::service::server::{CALL_THREAD_NAME, ServerConfig, serve};
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
@@ -57,7 +58,13 @@ usage: cargo bench --bench load [-- OPTIONS]
   --server-threads N  worker threads of the in-process server (default: one per core)
   --client-threads N  worker threads of the client runtime (default: one per core)
   --target-ratio R    exit with status 1 when ListLegalMoves/Health rps is below R
-  --no-breakdown      skip the single-thread cost of each handler, encoding and decoding";
+  --no-breakdown      skip the single-thread cost of each handler, encoding and decoding
+  --searches N        measure each call alone and beside N searches (AnalyzeStream of
+                      the start, 10 minutes each), the two taking turns by rounds, and
+                      print the p99 ratio (default 0: alone only)
+  --search-workers N  search threads of the in-process server (default: one per core)
+  --search-nice N     nice value its search threads add (default: chuhe serve's)
+  --search-idle       its search threads under SCHED_IDLE";
 
 struct Options {
     addr: Option<String>,
@@ -71,6 +78,9 @@ struct Options {
     client_threads: Option<usize>,
     target_ratio: Option<f64>,
     breakdown: bool,
+    searches: usize,
+    search_workers: Option<usize>,
+    search_priority: SearchPriority,
     /// Run outside `cargo bench` (as a test): a few calls each, to check that every call works.
     quick: bool,
 }
@@ -89,6 +99,9 @@ impl Options {
             client_threads: None,
             target_ratio: None,
             breakdown: true,
+            searches: 0,
+            search_workers: None,
+            search_priority: SearchPriority::SERVER,
             quick: false,
         };
         let (mut bench, mut sized) = (false, false);
@@ -120,6 +133,10 @@ impl Options {
                     o.target_ratio = Some(v.parse().map_err(|_| format!("--target-ratio: {v:?} is not a number"))?);
                 }
                 "--no-breakdown" => o.breakdown = false,
+                "--searches" => o.searches = number(value()?)?,
+                "--search-workers" => o.search_workers = Some(number(value()?)?),
+                "--search-nice" => o.search_priority.nice = number(value()?)? as i32,
+                "--search-idle" => o.search_priority.idle = true,
                 other => return Err(format!("unknown argument {other:?}")),
             }
         }
@@ -278,6 +295,39 @@ impl Outcome {
     }
 }
 
+/// Searches kept running while calls are measured beside them: one AnalyzeStream of the
+/// start each, for as long as the server lets a search run, read as it comes. Dropping
+/// them cancels the searches.
+struct Searches(Vec<tokio::task::JoinHandle<()>>);
+
+impl Searches {
+    async fn start(channel: &Channel, n: usize) -> Result<Searches, tonic::Status> {
+        let mut running = Searches(Vec::with_capacity(n));
+        for _ in 0..n {
+            let mut client = proto::analysis_service_client::AnalysisServiceClient::new(channel.clone());
+            let request = proto::AnalyzeStreamRequest {
+                position: Some(position("startpos", "")),
+                limits: Some(proto::SearchLimits { movetime_ms: 600_000, ..Default::default() }),
+                cache: proto::AnalysisCachePolicy::Fresh as i32,
+                ..Default::default()
+            };
+            let mut stream = client.analyze_stream(request).await?.into_inner();
+            // Running once its first depth is in.
+            stream.message().await?;
+            running.0.push(tokio::spawn(async move { while let Ok(Some(_)) = stream.message().await {} }));
+        }
+        Ok(running)
+    }
+}
+
+impl Drop for Searches {
+    fn drop(&mut self) {
+        for search in &self.0 {
+            search.abort();
+        }
+    }
+}
+
 /// Sends `total` calls from `concurrency` loops spread round-robin over the channels.
 async fn run(call: &Call, clients: &[Channel], concurrency: usize, total: usize) -> Outcome {
     let issued = Arc::new(AtomicUsize::new(0));
@@ -398,14 +448,15 @@ fn us(d: Duration) -> String {
 }
 
 /// On-CPU time of this process's threads (from /proc, Linux only), split into those
-/// of the in-process server (its runtime names them "server") and all others.
+/// of the in-process server's runtime and all others (the clients, and the search
+/// threads beside them with `--searches`).
 fn cpu_split() -> Option<(Duration, Duration)> {
     let (mut server, mut other) = (0u64, 0u64);
     for entry in std::fs::read_dir("/proc/self/task").ok()? {
         let dir = entry.ok()?.path();
         let Ok(stat) = std::fs::read_to_string(dir.join("schedstat")) else { continue };
         let Some(ns) = stat.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()) else { continue };
-        if std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim_end() == "server") {
+        if std::fs::read_to_string(dir.join("comm")).is_ok_and(|c| c.trim_end() == CALL_THREAD_NAME) {
             server += ns;
         } else {
             other += ns;
@@ -426,21 +477,21 @@ struct InProcess {
 }
 
 impl InProcess {
-    fn start(threads: Option<usize>) -> Result<InProcess, String> {
+    fn start(options: &Options) -> Result<InProcess, String> {
         // As `chuhe serve` does: the metrics recorder is part of the cost of a call.
         chuhe::telemetry::metrics_handle();
-        let mut builder = tokio::runtime::Builder::new_multi_thread();
-        builder.enable_all().thread_name("server");
-        if let Some(n) = threads {
-            builder.worker_threads(n);
-        }
-        let runtime = builder.build().map_err(|e| format!("server runtime: {e}"))?;
+        let runtime =
+            chuhe::service::server::runtime(options.server_threads).map_err(|e| format!("server runtime: {e}"))?;
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .map_err(|e| format!("cannot bind 127.0.0.1:0: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let config = ServerConfig { grace_period: Duration::from_secs(1), ..ServerConfig::default() };
+        let mut config = ServerConfig { grace_period: Duration::from_secs(1), ..ServerConfig::default() };
+        config.engine.search_priority = options.search_priority;
+        if let Some(workers) = options.search_workers {
+            config.engine.workers = workers;
+        }
         let thread = std::thread::spawn(move || {
             runtime.block_on(async move {
                 if let Err(e) = serve(config, listener, async move {
@@ -478,7 +529,7 @@ fn main() -> ExitCode {
     };
     let server = match &options.addr {
         Some(_) => None,
-        None => match InProcess::start(options.server_threads) {
+        None => match InProcess::start(&options) {
             Ok(s) => Some(s),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -566,14 +617,15 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
         if options.warmup > 0 {
             run(call, &channels, options.concurrency, options.warmup).await;
         }
-        measured.push((*name, call, Outcome::default(), Some((Duration::ZERO, Duration::ZERO))));
+        measured.push((*name, call, Outcome::default(), Some((Duration::ZERO, Duration::ZERO)), Outcome::default()));
     }
     // The calls take turns, a share of their requests at a time, so that a change in
-    // the machine's load over the run weighs on all of them alike.
+    // the machine's load over the run weighs on all of them alike; with --searches,
+    // each share is measured alone and then beside the searches.
     let rounds = options.rounds.min(options.requests);
     for round in 0..rounds {
         let share = options.requests / rounds + usize::from(round < options.requests % rounds);
-        for (_, call, total, cpu_total) in &mut measured {
+        for (name, call, total, cpu_total, beside) in &mut measured {
             let before = cpu_split();
             let o = run(call, &channels, options.concurrency, share).await;
             // CPU: the server's threads and this process's others (the clients).
@@ -581,10 +633,42 @@ async fn load(options: &Options, target: &str, in_process: bool) -> ExitCode {
                 before.zip(cpu_split()).map(|((s0, c0), (s1, c1))| (s1.saturating_sub(s0), c1.saturating_sub(c0)));
             *cpu_total = cpu_total.zip(cpu).map(|((s, c), (ds, dc))| (s + ds, c + dc));
             total.add(o);
+            if options.searches > 0 {
+                let searches = match Searches::start(&channels[0], options.searches).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("error: {name}: the searches beside it were refused: {e:?}");
+                        return ExitCode::from(1);
+                    }
+                };
+                beside.add(run(call, &channels, options.concurrency, share).await);
+                drop(searches);
+                // Let the server see the searches cancelled before the next share alone.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    if options.searches > 0 {
+        println!("beside {} searches:", options.searches);
+        let width = measured.iter().map(|m| m.0.len()).max().unwrap_or(0);
+        for (name, _, alone, _, beside) in &mut measured {
+            beside.latencies.sort_unstable();
+            let mut sorted = alone.latencies.clone();
+            sorted.sort_unstable();
+            let alone_sorted = Outcome { latencies: sorted, ..Outcome::default() };
+            println!(
+                "{name:<width$}  p50={} p99={} (alone p50={} p99={})  p99 ratio {:.2}  errors={}",
+                ms(beside.quantile(0.50)),
+                ms(beside.quantile(0.99)),
+                ms(alone_sorted.quantile(0.50)),
+                ms(alone_sorted.quantile(0.99)),
+                beside.quantile(0.99).as_secs_f64() / alone_sorted.quantile(0.99).as_secs_f64().max(1e-9),
+                beside.errors,
+            );
         }
     }
     let mut results: Vec<(&str, Outcome, Option<Duration>)> = Vec::new();
-    for (name, _, mut o, cpu) in measured {
+    for (name, _, mut o, cpu, _) in measured {
         o.latencies.sort_unstable();
         let per_call = |d: Duration| d / o.requests.max(1) as u32;
         let cpu = cpu.map(|(s, c)| (per_call(s), per_call(c)));

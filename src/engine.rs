@@ -73,10 +73,10 @@ pub struct EngineConfig {
 }
 
 /// The searches that run at once by default: one per core. Leaving a core to the rules
-/// calls (one per core but one) was measured on two cores with `rules_latency` and did
-/// not lower ListLegalMoves' p99 under searches (ratio 4.3-5.7 against 2.7-5.4 with a
-/// full pool), while it halves the analysis capacity; `--search-workers` sets another
-/// size.
+/// calls (one per core but one) was measured on two cores with `cargo bench --bench
+/// load -- --searches` and did not bring ListLegalMoves' p99 under searches near its
+/// p99 alone (ratio 2.0-3.1 with idle searches), while it halves the analysis capacity;
+/// `--search-workers` sets another size.
 pub fn default_search_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }

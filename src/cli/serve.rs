@@ -7,7 +7,7 @@ use chuhe::engine::store::{StoreConfig, StoreKind};
 use chuhe::engine::{EngineConfig, SearchPriority};
 use chuhe::search::nnue::{Evaluation, NetVariant};
 use chuhe::service::connections::{ConnectionLimits, bind};
-use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, serve};
+use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, runtime, serve};
 use chuhe::service::tls::TlsFiles;
 use chuhe::telemetry::{self, LogFormat};
 use clap::Parser;
@@ -126,11 +126,13 @@ pub struct ServeArgs {
     /// Longest wait for a free search thread before RESOURCE_EXHAUSTED, in milliseconds.
     #[arg(long, env = "CHUHE_MAX_QUEUE_WAIT_MS", default_value_t = 50)]
     max_queue_wait_ms: u64,
-    /// Run search threads under SCHED_IDLE (Linux): they then run only on a core no
-    /// other thread of the host wants, and starve beside any busy process; `false`
-    /// (the default): add `--search-nice` instead.
-    #[arg(long, env = "CHUHE_SEARCH_IDLE", default_value_t = false, action = clap::ArgAction::Set)]
-    search_idle: bool,
+    /// Run search threads under SCHED_IDLE (Linux): they then give way at once to the
+    /// threads answering calls, and to every other thread of the same cgroup. `auto`
+    /// (the default): when the server is alone in its CPU cgroup (a container, a systemd
+    /// service), where other work does not starve them; `false`: add `--search-nice`
+    /// instead.
+    #[arg(long, env = "CHUHE_SEARCH_IDLE", value_enum, default_value_t = SearchIdle::Auto)]
+    search_idle: SearchIdle,
     /// Nice value added to search threads when not under SCHED_IDLE, or when the system
     /// refuses it (Linux; 0: none).
     #[arg(long, env = "CHUHE_SEARCH_NICE", default_value_t = 5, value_parser = clap::value_parser!(i32).range(0..=19))]
@@ -203,6 +205,34 @@ pub enum OnOff {
     On,
     /// Switched off.
     Off,
+}
+
+/// Whether search threads run under `SCHED_IDLE` (`--search-idle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SearchIdle {
+    /// When the server is alone in its CPU cgroup.
+    Auto,
+    /// Always.
+    #[value(name = "true")]
+    Yes,
+    /// Never: a nice value instead.
+    #[value(name = "false")]
+    No,
+}
+
+impl SearchIdle {
+    /// Whether the search threads of this process run under `SCHED_IDLE`, and why.
+    fn decide(self) -> (bool, &'static str) {
+        match self {
+            SearchIdle::Yes => (true, "asked for"),
+            SearchIdle::No => (false, "not asked for"),
+            SearchIdle::Auto => match chuhe::engine::priority::alone_in_cpu_cgroup() {
+                Some(true) => (true, "the server is alone in its CPU cgroup"),
+                Some(false) => (false, "other processes share the server's CPU cgroup"),
+                None => (false, "the server's CPU cgroup cannot be read"),
+            },
+        }
+    }
 }
 
 /// The store `--analysis-cache` names.
@@ -280,6 +310,8 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         janggi = %evaluation.name(NetVariant::Janggi),
         "evaluation"
     );
+    let (search_idle, why) = args.search_idle.decide();
+    tracing::info!(idle = search_idle, nice = if search_idle { 0 } else { args.search_nice }, why, "search threads");
     let config = ServerConfig {
         max_concurrency: args.max_concurrency,
         address_share: match args.max_concurrency_per_address {
@@ -326,14 +358,13 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             workers: if args.search_workers == 0 { EngineConfig::default().workers } else { args.search_workers },
             max_analysis: Duration::from_millis(args.max_analysis_ms),
             max_queue_wait: Duration::from_millis(args.max_queue_wait_ms),
-            search_priority: SearchPriority { idle: args.search_idle, nice: args.search_nice },
+            search_priority: SearchPriority { idle: search_idle, nice: args.search_nice },
             evaluation,
             ..EngineConfig::default()
         },
         analysis_cache,
     };
-    let runtime =
-        tokio::runtime::Runtime::new().map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
+    let runtime = runtime(None).map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
     let served = runtime.block_on(async move {
         let grpc = bind(args.listen, args.listen_backlog)
             .map_err(|e| Failure::Message(format!("cannot listen on {}: {e}", args.listen)))?;

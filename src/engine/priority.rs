@@ -14,7 +14,8 @@ pub struct SearchPriority {
 }
 
 impl SearchPriority {
-    /// What `chuhe serve` uses by default: a nice value of 5, not `SCHED_IDLE`. With two
+    /// What `chuhe serve` uses by default where it shares its CPU cgroup (alone in it,
+    /// it idles its searches: see [`alone_in_cpu_cgroup`]): a nice value of 5. With two
     /// busy processes on a two-core host, a search of 300 ms under `SCHED_IDLE` or at
     /// nice 10 answered after 306-2,570 ms with about 1,000 nodes (it hardly ran and
     /// could not even look at its clock); at nice 5 or 0 it answered after 300-324 ms
@@ -86,6 +87,44 @@ pub fn apply(_priority: SearchPriority) -> Applied {
     Applied::Unchanged
 }
 
+/// Whether this process is the only one in its CPU cgroup (Linux; none where that
+/// cannot be read). `SCHED_IDLE` yields only to threads of the same cgroup: in a cgroup
+/// of its own (a container, a systemd service) an idle search thread gives way to the
+/// process's own call threads at once and still gets its cgroup's fair share beside
+/// other work; in a cgroup shared with a busy process, it hardly runs.
+#[cfg(target_os = "linux")]
+pub fn alone_in_cpu_cgroup() -> Option<bool> {
+    let cgroups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    alone_in_cgroup(&cgroups, std::path::Path::new("/sys/fs/cgroup"), std::process::id())
+}
+
+/// No cgroups outside Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn alone_in_cpu_cgroup() -> Option<bool> {
+    None
+}
+
+/// Whether process `pid`, whose `/proc/<pid>/cgroup` reads `cgroups`, is the only
+/// process of its CPU cgroup under the cgroup file system mounted at `root`: the cgroup
+/// of the v1 `cpu` controller where there is one, else the unified (v2) one.
+pub fn alone_in_cgroup(cgroups: &str, root: &std::path::Path, pid: u32) -> Option<bool> {
+    let entries: Vec<(&str, &str)> = cgroups
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.splitn(3, ':');
+            let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+            Some((controllers, path.trim_start_matches('/')))
+        })
+        .collect();
+    let dirs: Vec<std::path::PathBuf> = match entries.iter().find(|(c, _)| c.split(',').any(|c| c == "cpu")) {
+        Some((controllers, path)) => [*controllers, "cpu"].iter().map(|mount| root.join(mount).join(path)).collect(),
+        None => entries.iter().filter(|(c, _)| c.is_empty()).map(|(_, path)| root.join(path)).collect(),
+    };
+    let procs = dirs.iter().find_map(|dir| std::fs::read_to_string(dir.join("cgroup.procs")).ok())?;
+    let pids: Vec<u32> = procs.lines().filter_map(|l| l.trim().parse().ok()).collect();
+    Some(!pids.is_empty() && pids.iter().all(|&p| p == pid))
+}
+
 /// The calling thread's scheduling as [`apply`] would name it (Linux): `SCHED_IDLE`,
 /// otherwise its nice value.
 #[cfg(target_os = "linux")]
@@ -115,6 +154,46 @@ pub fn thread_cpu_time() -> Option<std::time::Duration> {
 #[cfg(not(target_os = "linux"))]
 pub fn thread_cpu_time() -> Option<std::time::Duration> {
     None
+}
+
+#[cfg(test)]
+mod cgroup_tests {
+    use super::alone_in_cgroup;
+
+    /// A cgroup file system under a fresh directory, with `procs` in `dir`'s cgroup.procs.
+    fn tree(name: &str, dir: &str, procs: &str) -> std::path::PathBuf {
+        let root = std::env::temp_dir().join(format!("chuhe-cgroups-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+        std::fs::write(root.join(dir).join("cgroup.procs"), procs).unwrap();
+        root
+    }
+
+    #[test]
+    fn the_v1_cpu_controllers_cgroup_is_read_where_there_is_one() {
+        let cgroups = "4:memory:/pod\n2:cpu,cpuacct:/kubepods/pod7\n0::/other\n";
+        let root = tree("v1", "cpu,cpuacct/kubepods/pod7", "41\n");
+        assert_eq!(alone_in_cgroup(cgroups, &root, 41), Some(true));
+        assert_eq!(alone_in_cgroup(cgroups, &root, 42), Some(false));
+        let shared = tree("v1-shared", "cpu/kubepods/pod7", "41\n99\n");
+        assert_eq!(alone_in_cgroup(cgroups, &shared, 41), Some(false));
+    }
+
+    #[test]
+    fn the_unified_cgroup_is_read_without_a_cpu_controller() {
+        let cgroups = "0::/system.slice/chuhe.service\n";
+        let root = tree("v2", "system.slice/chuhe.service", "7\n");
+        assert_eq!(alone_in_cgroup(cgroups, &root, 7), Some(true));
+        let root = tree("v2-shared", "system.slice/chuhe.service", "7\n8\n");
+        assert_eq!(alone_in_cgroup(cgroups, &root, 7), Some(false));
+    }
+
+    #[test]
+    fn an_unreadable_cgroup_is_not_known() {
+        let root = tree("none", "elsewhere", "1\n");
+        assert_eq!(alone_in_cgroup("0::/missing\n", &root, 1), None);
+        assert_eq!(alone_in_cgroup("garbage", &root, 1), None);
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

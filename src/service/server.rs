@@ -106,6 +106,21 @@ pub enum Reflection {
     Off,
 }
 
+/// The name of the runtime's threads, which answer calls (search threads are
+/// `search-<i>`).
+pub const CALL_THREAD_NAME: &str = "calls";
+
+/// The runtime of a server: tokio's multi-thread runtime (`threads` workers; none: one
+/// per core), its threads named [`CALL_THREAD_NAME`].
+pub fn runtime(threads: Option<usize>) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all().thread_name(CALL_THREAD_NAME);
+    if let Some(n) = threads {
+        builder.worker_threads(n);
+    }
+    builder.build()
+}
+
 /// How a server ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Served {

@@ -519,10 +519,28 @@ async fn calls_still_running_after_the_grace_period_end_unavailable() {
 /// `chuhe serve` on an ephemeral port of 127.0.0.1 with `args` besides, its stderr
 /// piped, and a channel to it once it answers.
 pub(crate) async fn spawn_chuhe_serve(args: &[&str]) -> (std::process::Child, tonic::transport::Channel) {
+    spawn_chuhe_serve_in(None, args).await
+}
+
+/// [`spawn_chuhe_serve`], started in the cgroup of directory `cgroup` (a shell moves
+/// itself there, then runs the server in its place).
+pub(crate) async fn spawn_chuhe_serve_in(
+    cgroup: Option<&std::path::Path>,
+    args: &[&str],
+) -> (std::process::Child, tonic::transport::Channel) {
     use std::process::{Command, Stdio};
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr = format!("127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+    let mut command = match cgroup {
+        None => Command::new(env!("CARGO_BIN_EXE_chuhe")),
+        Some(dir) => {
+            let mut sh = Command::new("sh");
+            let procs = dir.join("cgroup.procs");
+            sh.args(["-c", r#"echo $$ > "$0" && exec "$@""#, procs.to_str().unwrap(), env!("CARGO_BIN_EXE_chuhe")]);
+            sh
+        }
+    };
+    let mut child = command
         .args(["serve", "--listen", &addr, "--metrics-listen", "127.0.0.1:0"])
         .args(args)
         .stdout(Stdio::null())

@@ -25,7 +25,6 @@ mod probe;
 mod readme_examples;
 mod request_caps;
 mod rules;
-mod rules_latency;
 mod search_deadlines;
 mod search_priority;
 mod server;

@@ -2,7 +2,7 @@
 //! it is: metric series after 15,000 calls to made-up methods, the CPU of a maximal
 //! `notations` request, idle connections left after the first-request timeout, and
 //! searches answered in time under a short deadline. (ListLegalMoves p99 under analysis
-//! load is `rules_latency`.) Measurements whose figures depend on the machine, printed,
+//! load is `cargo bench --bench load -- --searches 2`.) Measurements whose figures depend on the machine, printed,
 //! so ignored by default; each asserts only that the server answered as it should:
 //!
 //! ```text

@@ -41,7 +41,7 @@ fn analyze(movetime_ms: u32) -> proto::AnalyzeRequest {
 ///
 /// The search thread runs at the test's own priority. What is checked here is the time
 /// a search is given; how searches give way to rules calls is checked by
-/// `search_priority` and `rules_latency`. With the default nice value of 10, on a
+/// `search_priority`, and measured by `cargo bench --bench load -- --searches 2`. With the default nice value of 10, on a
 /// loaded machine (a load of 15-20 on 2 cores) the search thread gets about a tenth of
 /// the share of the threads around it, and the few milliseconds of work between its
 /// deadline and its answer stretch past the server's margin.

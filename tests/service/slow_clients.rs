@@ -40,6 +40,53 @@ fn config(write_timeout: Duration, body_timeout: Duration) -> ServerConfig {
     }
 }
 
+/// A game of `plies` plies converted into Chinese, framed: a large response.
+fn long_conversion(plies: usize) -> Bytes {
+    let moves: Vec<String> =
+        ["h2e2", "h9g7", "e2h2", "g7h9"].iter().cycle().take(plies).map(|m| m.to_string()).collect();
+    let request = proto::ConvertMovesRequest {
+        start: Some(start_position()),
+        moves,
+        to: proto::Notation::Chinese as i32,
+        ..Default::default()
+    };
+    framed(&request)
+}
+
+/// A call of `path` with `body` whose response is never read (on a connection with a
+/// window of 0): whether it got data before it ended (none: refused or reset).
+fn unread_call(
+    connection: &h2::client::SendRequest<Bytes>,
+    path: &'static str,
+    body: &Bytes,
+) -> tokio::task::JoinHandle<Option<bool>> {
+    let (connection, body) = (connection.clone(), body.clone());
+    tokio::spawn(async move {
+        // Streams past the server's limit wait here for one to end.
+        let mut connection = connection.ready().await.ok()?;
+        let (response, mut send) = connection.send_request(grpc_request(path), false).ok()?;
+        send.send_data(body, true).ok()?;
+        let mut response = response.await.ok()?.into_body();
+        // Never read: the window stays 0, so this waits until the stream ends.
+        response.data().await.map(|d| d.is_ok())
+    })
+}
+
+/// A ListLegalMoves whose request body is three bytes of a message and never ends: the
+/// grpc-status it ends with, or the error that ended it.
+fn unended_call(connection: &h2::client::SendRequest<Bytes>) -> tokio::task::JoinHandle<Result<Option<i32>, String>> {
+    let connection = connection.clone();
+    tokio::spawn(async move {
+        let mut connection = connection.ready().await.map_err(|e| format!("ready: {e}"))?;
+        let (response, mut send) =
+            connection.send_request(grpc_request(LIST_MOVES), false).map_err(|e| format!("send: {e}"))?;
+        send.send_data(Bytes::from_static(b"\0\0\0"), false).map_err(|e| format!("data: {e}"))?;
+        let response = response.await.map_err(|e| format!("response: {e}"))?;
+        drop(send);
+        Ok(grpc_status(response.headers()))
+    })
+}
+
 /// A fresh client's ListLegalMoves, which must be OK (within a generous bound).
 async fn fresh_client_is_served(server: &Running) -> Duration {
     let asked = Instant::now();
@@ -86,17 +133,7 @@ async fn unread_responses_leave_the_server_to_others_and_are_given_up() {
     for _ in 0..2 {
         let connection = connect(ATTACKER, server.addr, 0).await;
         for _ in 0..STREAMS_PER_CONNECTION {
-            let (connection, body) = (connection.clone(), body.clone());
-            calls.push(tokio::spawn(async move {
-                // Streams past the server's limit wait here for one to end.
-                let mut connection = connection.ready().await.ok()?;
-                let (response, mut send) = connection.send_request(grpc_request(LIST_MOVES), false).ok()?;
-                send.send_data(body, true).ok()?;
-                let mut response = response.await.ok()?.into_body();
-                // Never read: the window stays 0, so this waits until the stream ends.
-                let end = response.data().await;
-                Some(matches!(end, Some(Ok(_))))
-            }));
+            calls.push(unread_call(&connection, LIST_MOVES, &body));
         }
     }
     // Each connection gets its streams' worth of places (64), no more.
@@ -126,28 +163,10 @@ async fn the_bytes_of_unread_large_responses_are_bounded_and_freed() {
     let write_timeout = Duration::from_secs(1);
     let server = start_alone(config(write_timeout, Duration::from_secs(10))).await;
     // A game of 4,000 plies converted into Chinese: a response of some 50 KiB.
-    let moves: Vec<String> =
-        ["h2e2", "h9g7", "e2h2", "g7h9"].iter().cycle().take(4_000).map(|m| m.to_string()).collect();
-    let request = proto::ConvertMovesRequest {
-        start: Some(start_position()),
-        moves,
-        to: proto::Notation::Chinese as i32,
-        ..Default::default()
-    };
-    let body = framed(&request);
+    let body = long_conversion(4_000);
     let connection = connect(ATTACKER, server.addr, 0).await;
-    let mut calls = Vec::new();
-    for _ in 0..32 {
-        let (connection, body) = (connection.clone(), body.clone());
-        calls.push(tokio::spawn(async move {
-            let mut connection = connection.ready().await.ok()?;
-            let (response, mut send) =
-                connection.send_request(grpc_request("/chuhe.v1.NotationService/ConvertMoves"), false).ok()?;
-            send.send_data(body, true).ok()?;
-            let mut response = response.await.ok()?.into_body();
-            response.data().await.map(|d| d.is_ok())
-        }));
-    }
+    let calls: Vec<_> =
+        (0..32).map(|_| unread_call(&connection, "/chuhe.v1.NotationService/ConvertMoves", &body)).collect();
     // While they wait, each holds what HTTP/2 did not take: the server counts it.
     let waiting = Instant::now();
     let held = loop {
@@ -177,17 +196,7 @@ async fn unended_request_bodies_leave_the_server_to_others_and_time_out() {
     for _ in 0..2 {
         let connection = connect(ATTACKER, server.addr, 65_535).await;
         for _ in 0..STREAMS_PER_CONNECTION {
-            let connection = connection.clone();
-            calls.push(tokio::spawn(async move {
-                let mut connection = connection.ready().await.map_err(|e| format!("ready: {e}"))?;
-                let (response, mut send) =
-                    connection.send_request(grpc_request(LIST_MOVES), false).map_err(|e| format!("send: {e}"))?;
-                // Three bytes of a message, and never the rest nor the end of the stream.
-                send.send_data(Bytes::from_static(b"\0\0\0"), false).map_err(|e| format!("data: {e}"))?;
-                let response = response.await.map_err(|e| format!("response: {e}"))?;
-                drop(send);
-                Ok::<_, String>(grpc_status(response.headers()))
-            }));
+            calls.push(unended_call(&connection));
         }
     }
     until_calls(before, 128.0).await;
@@ -325,4 +334,138 @@ async fn protocol_faults_of_a_request_are_invalid_argument() {
         assert!(status.message().contains(says), "{status:?}");
     }
     server.shutdown().await;
+}
+
+/// Both attacks of the slow-client issue against a real `chuhe serve` with its defaults
+/// (the binary of `CHUHE_BIN`, else the tests' own): 2 connections x 130 ConvertMoves of
+/// 10,000 plies into Chinese whose responses are never read, then 260 request bodies
+/// never ended. It prints how long a fresh client waits to be served, and the server's
+/// resident memory before, while the calls stall and after they are given up. A
+/// measurement, not a check:
+///
+/// ```text
+/// cargo build --release && CHUHE_BIN=target/release/chuhe \
+///     cargo test --test service attacks_on_chuhe_serve -- --ignored --nocapture
+/// ```
+#[tokio::test]
+#[ignore = "a measurement: run with `cargo test --test service attacks_on_chuhe_serve -- --ignored --nocapture`"]
+async fn attacks_on_chuhe_serve() {
+    use std::process::{Command, Stdio};
+    let free_port = || std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let (grpc, metrics_port) = (free_port(), free_port());
+    let binary = std::env::var("CHUHE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_chuhe").to_string());
+    let mut child = Command::new(&binary)
+        .args(["serve", "--listen", &format!("127.0.0.1:{grpc}"), "--metrics-listen"])
+        .arg(format!("127.0.0.1:{metrics_port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chuhe serve runs");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{grpc}").parse().unwrap();
+    let pid = child.id();
+    let rss = move || {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let kb =
+            status.lines().find(|l| l.starts_with("VmRSS")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok());
+        format!("{:.0} MB", kb.unwrap_or(0u64) as f64 / 1024.0)
+    };
+    let scrape = move || {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", metrics_port)).ok()?;
+        use std::io::{Read, Write};
+        stream.write_all(b"GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n").ok()?;
+        let mut text = String::new();
+        stream.read_to_string(&mut text).ok()?;
+        Some(text)
+    };
+    let started = |method: &str| sample(&scrape().unwrap_or_default(), "grpc_server_started_total", &[method]);
+    let waiting_bytes = || sample(&scrape().unwrap_or_default(), "chuhe_response_bytes_waiting", &[]);
+    let waiting = Instant::now();
+    let channel = loop {
+        match tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
+            Ok(channel) => break channel,
+            Err(e) => {
+                assert!(waiting.elapsed() < Duration::from_secs(20), "the server did not start: {e}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    let fresh = || {
+        let mut rules = chuhe::api::proto::rules_service_client::RulesServiceClient::new(channel.clone());
+        async move {
+            let asked = Instant::now();
+            let request = proto::ListLegalMovesRequest { position: Some(start_position()), ..Default::default() };
+            let answer = rules.list_legal_moves(request).await;
+            (asked.elapsed(), answer.map(|a| a.into_inner().moves.len()).map_err(|s| s.code()))
+        }
+    };
+    println!("chuhe serve ({binary}) started: {}; {}", rss(), crate::probe::load_average());
+
+    // 1. Responses never read.
+    let body = long_conversion(10_000);
+    let before = started("ConvertMoves");
+    let attack = Instant::now();
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let connection = connect(ATTACKER, addr, 0).await;
+        for _ in 0..STREAMS_PER_CONNECTION {
+            calls.push(unread_call(&connection, "/chuhe.v1.NotationService/ConvertMoves", &body));
+        }
+    }
+    while started("ConvertMoves") < before + 128.0 && attack.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let in_place = attack.elapsed();
+    let (waited, answer) = fresh().await;
+    println!(
+        "unread responses: {} calls in place after {in_place:?}; a fresh client answered {answer:?} in {waited:?}; \
+         server {} while they stall, {} response bytes waiting",
+        started("ConvertMoves") - before,
+        rss(),
+        waiting_bytes()
+    );
+    for call in calls {
+        let _ = tokio::time::timeout(Duration::from_secs(60), call).await;
+    }
+    println!(
+        "unread responses: all ended {:?} after the attack began; server {}, {} response bytes waiting",
+        attack.elapsed(),
+        rss(),
+        waiting_bytes()
+    );
+
+    // 2. Request bodies never ended.
+    let before = started("ListLegalMoves");
+    let attack = Instant::now();
+    let mut calls = Vec::new();
+    for _ in 0..2 {
+        let connection = connect(ATTACKER, addr, 65_535).await;
+        for _ in 0..STREAMS_PER_CONNECTION {
+            calls.push(unended_call(&connection));
+        }
+    }
+    while started("ListLegalMoves") < before + 128.0 && attack.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let in_place = attack.elapsed();
+    let (waited, answer) = fresh().await;
+    println!(
+        "unended bodies: {} calls in place after {in_place:?}; a fresh client answered {answer:?} in {waited:?}; \
+         server {}",
+        started("ListLegalMoves") - before - 1.0,
+        rss()
+    );
+    let mut statuses = std::collections::BTreeMap::new();
+    for call in calls {
+        let status = tokio::time::timeout(Duration::from_secs(60), call).await.ok().and_then(|c| c.ok());
+        *statuses
+            .entry(status.map(|s| s.map_err(|e| e.split(':').next().unwrap_or_default().to_string())))
+            .or_insert(0) += 1;
+    }
+    println!(
+        "unended bodies: all ended {:?} after the attack began (grpc-status: calls {statuses:?}); server {}",
+        attack.elapsed(),
+        rss()
+    );
+    let _ = child.kill();
+    let _ = child.wait();
 }

@@ -27,7 +27,6 @@ use crate::common::server::{Running, small_engine, start};
 use crate::common::{list_request, with_key};
 use crate::hardening::{metrics, sample};
 use crate::probe::load_average;
-use crate::rules_latency::p50_p99;
 
 /// What the flooding tenant got.
 #[derive(Default)]
@@ -307,4 +306,15 @@ async fn paced_tenant_latency_alone_and_beside_a_flood() {
     }
     server.shutdown().await;
     std::fs::remove_file(file).unwrap();
+}
+
+/// The p50 and p99 of the times the `loops` measured.
+async fn p50_p99(loops: Vec<tokio::task::JoinHandle<Vec<Duration>>>) -> (Duration, Duration) {
+    let mut times = Vec::new();
+    for l in loops {
+        times.extend(l.await.expect("every call answered"));
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    (at(0.5), at(0.99))
 }
