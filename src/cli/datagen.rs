@@ -10,6 +10,7 @@ use chuhe::train::datagen::{
 
 use crate::Failure;
 use chuhe::game::Variant;
+use chuhe::search::nnue::{NetVariant, Network};
 
 /// The arguments of `chuhe datagen`.
 #[derive(clap::Args)]
@@ -53,6 +54,11 @@ pub struct DatagenArgs {
     /// Seconds between progress lines (on stderr).
     #[arg(long, default_value_t = 30)]
     pub progress: u64,
+    /// The net both sides play with (a file of `chuhe train`, of the run's variant);
+    /// without it, the classical evaluation. A later generation of data comes from the
+    /// best engine so far.
+    #[arg(long)]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 /// Plays the run's missing games, printing a progress line now and then and a summary.
@@ -66,6 +72,16 @@ pub fn run_datagen(args: DatagenArgs) -> Result<(), Failure> {
         max_plies: args.max_plies,
         ..Adjudication::default()
     };
+    let nnue = match (&args.eval_file, args.variant) {
+        (None, _) => None,
+        (Some(path), Variant::Xiangqi | Variant::Janggi) => {
+            let variant = if args.variant == Variant::Janggi { NetVariant::Janggi } else { NetVariant::Xiangqi };
+            let net = Network::from_file(path, variant).map_err(|e| Failure::Message(e.to_string()))?;
+            eprintln!("playing with {}", net.identity());
+            Some(std::sync::Arc::new(net))
+        }
+        (Some(_), Variant::ThreeKingdoms) => None,
+    };
     let settings = DatagenSettings {
         nodes: args.nodes,
         games: args.games,
@@ -75,6 +91,7 @@ pub fn run_datagen(args: DatagenArgs) -> Result<(), Failure> {
         threads: args.threads,
         hash_mb: args.hash_mb,
         adjudication,
+        nnue,
     };
     let every = Duration::from_secs(args.progress.max(1));
     let progress = match args.variant {

@@ -67,6 +67,9 @@ pub struct DatagenSettings {
     pub hash_mb: usize,
     /// When games are called early.
     pub adjudication: Adjudication,
+    /// The net both sides evaluate with (none: the classical evaluation), so that a
+    /// later net learns from the games of the best engine so far.
+    pub nnue: Option<std::sync::Arc<crate::search::nnue::Network>>,
 }
 
 /// A variant self-play can generate data for.
@@ -118,8 +121,11 @@ where
         }
         let tt = TranspositionTable::new(settings.hash_mb);
         let stop = AtomicBool::new(false);
-        let params =
-            Params { limits: Limits { nodes: Some(settings.nodes), ..Limits::default() }, ..Params::default() };
+        let params = Params {
+            limits: Limits { nodes: Some(settings.nodes), ..Limits::default() },
+            nnue: settings.nnue.clone(),
+            ..Params::default()
+        };
         let adj = settings.adjudication;
         let mut records = Vec::new();
         let (mut decided_for, mut decided_plies, mut level_plies) = (Color::Red, 0usize, 0usize);
@@ -295,6 +301,7 @@ mod tests {
             threads,
             hash_mb: 1,
             adjudication: Adjudication { max_plies: 60, ..Adjudication::default() },
+            nnue: None,
         }
     }
 

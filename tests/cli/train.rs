@@ -52,6 +52,44 @@ fn datagen_and_train_make_a_net_the_engine_loads() {
     assert!(text.contains("epoch 2: training loss") && text.contains("quantised against float"), "{text}");
     let loaded = chuhe::search::nnue::Network::from_file(&net, chuhe::search::nnue::NetVariant::Xiangqi);
     assert!(loaded.is_ok(), "{:?}", loaded.err().map(|e| e.to_string()));
+    // The next generation plays with that net: the same games' openings, other moves
+    // and scores. A net of another variant is refused, naming the file.
+    let next = dir.join("next.bin");
+    let generation = |eval_file: &str, variant: &str| {
+        chuhe(&[
+            "datagen",
+            "--variant",
+            variant,
+            "--out",
+            next.to_str().unwrap(),
+            "--games",
+            "6",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--max-plies",
+            "80",
+            "--opening-max-score",
+            "30000",
+            "--eval-file",
+            eval_file,
+        ])
+    };
+    let out = generation(net_s, "xiangqi");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("playing with nnue-"));
+    let (first, second) = (std::fs::read(&data).unwrap(), std::fs::read(&next).unwrap());
+    assert!(
+        !second.is_empty() && second.len() % 52 == 0 && first != second,
+        "{} and {} bytes",
+        first.len(),
+        second.len()
+    );
+    std::fs::remove_file(&next).unwrap();
+    let out = generation(net_s, "janggi");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(net_s), "{}", String::from_utf8_lossy(&out.stderr));
     // Janggi data is no Xiangqi net's.
     let out = chuhe(&["train", data_s, "--out", net_s, "--variant", "janggi"]);
     assert!(!out.status.success());
