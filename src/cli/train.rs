@@ -116,7 +116,11 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
     let shape = LossShape { scale: settings.scale, k, lambda: settings.lambda };
     let model = chuhe::train::model::Model::new(settings.hidden, settings.buckets, settings.seed);
     out!("epoch 0: validation loss {:.6}", mean_loss(&model, &validation, &shape, settings.threads));
+    let mut kept: Option<(usize, f64)> = None;
     let model = train(&settings, k, &mut training, &validation, &mut |e| {
+        if kept.is_none_or(|(_, lowest)| e.validation < lowest) {
+            kept = Some((e.epoch, e.validation));
+        }
         let line = format!(
             "epoch {}: training loss {:.6}, validation loss {:.6}, {:.0} s",
             e.epoch,
@@ -127,6 +131,9 @@ pub fn run_train(args: TrainArgs) -> Result<(), Failure> {
         // A closed output must not stop the training: the net is still written.
         let _ = writeln!(std::io::stdout(), "{line}");
     });
+    if let Some((epoch, loss)) = kept.filter(|_| !validation.is_empty()) {
+        out!("kept the net of epoch {epoch}, the lowest validation loss ({loss:.6})");
+    }
     out!(
         "held-out decided games: {:.1} % of predictions on the winner's side",
         100.0 * agreement(&model, &validation, settings.scale, k)

@@ -136,7 +136,9 @@ pub fn mean_loss(model: &Model, samples: &[Sample], shape: &LossShape, threads: 
 }
 
 /// Trains a model on `train`, printing (through `report`) each epoch's losses with
-/// `validation`'s. `k` is the logistic scale of the scores.
+/// `validation`'s. `k` is the logistic scale of the scores. The model returned is the
+/// one of the epoch with the lowest validation loss (the last without held-out
+/// positions): past it the net learns the training games, not the game.
 pub fn train(
     settings: &TrainSettings,
     k: f32,
@@ -154,6 +156,7 @@ pub fn train(
     let steps_per_epoch = train.len().div_ceil(batch);
     let total_steps = (steps_per_epoch * settings.epochs).max(1);
     let mut step = 0;
+    let mut best: Option<(f64, Model)> = None;
     for epoch in 1..=settings.epochs {
         shuffle(train, &mut rng);
         let mut epoch_loss = 0.0f64;
@@ -184,8 +187,11 @@ pub fn train(
             validation: mean_loss(&model, validation, &shape, threads),
         };
         report(&loss);
+        if !validation.is_empty() && best.as_ref().is_none_or(|(lowest, _)| loss.validation < *lowest) {
+            best = Some((loss.validation, model.clone()));
+        }
     }
-    model
+    best.map_or(model, |(_, kept)| kept)
 }
 
 /// Fills `grads` (one per thread, zeroed first) with the summed gradient of each
@@ -226,4 +232,57 @@ pub fn agreement(model: &Model, samples: &[Sample], scale: f32, k: f32) -> f64 {
     let decided: Vec<&Sample> = samples.iter().filter(|s| s.result != 0.5).collect();
     let right = decided.iter().filter(|s| (sigmoid(model.output(s) * scale / k) > 0.5) == (s.result > 0.5)).count();
     right as f64 / decided.len().max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::types::{Color, Piece, PieceKind};
+
+    /// `n` positions of the two generals and a few random pieces, with random scores and
+    /// results: nothing to learn, so the held-out loss wanders from epoch to epoch.
+    fn noise(n: usize, seed: u64) -> Vec<Sample> {
+        let mut rng = SplitMix(seed);
+        let kinds = [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon, PieceKind::Soldier];
+        (0..n)
+            .map(|_| {
+                let mut pieces = vec![
+                    (4, Piece::new(Color::Red, PieceKind::General)),
+                    (85, Piece::new(Color::Black, PieceKind::General)),
+                ];
+                for _ in 0..4 {
+                    let colour = if rng.next_u64() % 2 == 0 { Color::Red } else { Color::Black };
+                    let kind = kinds[(rng.next_u64() % 4) as usize];
+                    pieces.push((18 + (rng.next_u64() % 54) as usize, Piece::new(colour, kind)));
+                }
+                pieces.sort_by_key(|&(point, _)| point);
+                pieces.dedup_by_key(|&mut (point, _)| point);
+                let score = (rng.next_f32() - 0.5) * 1200.0;
+                let result = (rng.next_u64() % 3) as f32 / 2.0;
+                Sample::new(pieces.into_iter(), Color::Red, 2, score, result)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_net_of_the_epoch_with_the_lowest_held_out_loss_is_kept() {
+        let settings = TrainSettings {
+            hidden: 16,
+            buckets: 2,
+            scale: 400.0,
+            lambda: 0.5,
+            epochs: 8,
+            batch: 16,
+            learning_rate: 0.05,
+            threads: 1,
+            seed: 3,
+        };
+        let (mut training, validation) = (noise(256, 1), noise(64, 2));
+        let mut losses = Vec::new();
+        let model = train(&settings, 400.0, &mut training, &validation, &mut |e| losses.push(e.validation));
+        let lowest = losses.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_ne!(losses.last(), Some(&lowest), "the last epoch is not the best here: {losses:?}");
+        let shape = LossShape { scale: 400.0, k: 400.0, lambda: 0.5 };
+        assert_eq!(mean_loss(&model, &validation, &shape, 1), lowest, "{losses:?}");
+    }
 }
