@@ -36,11 +36,13 @@ pub struct Searched<M, S> {
 }
 
 impl<M, S> Searched<M, S> {
-    /// Whether the search got much less CPU than its time: late, or less than half of a
-    /// search of 20 ms or more.
+    /// Whether the search's time ran out while it got much less CPU than that time:
+    /// late, or less than half of a search of 20 ms or more that its time stopped. A
+    /// search that reached its depth or nodes is as deep as asked, whatever its CPU.
     pub fn starved(&self) -> bool {
         let time = self.outcome.report.elapsed;
-        self.late || self.cpu.is_some_and(|cpu| time >= Duration::from_millis(20) && cpu * 2 < time)
+        let timed = self.outcome.stop_reason == StopReason::Time;
+        self.late || (timed && self.cpu.is_some_and(|cpu| time >= Duration::from_millis(20) && cpu * 2 < time))
     }
 
     /// Writes the CPU the search got, and whether it was starved, into its answer.

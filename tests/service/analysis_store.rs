@@ -84,15 +84,28 @@ async fn a_second_server_answers_the_first_ones_search_from_redis() {
 
     // Hint and AnalyzeStream (one line) are served once one line is stored.
     let for_200_ms = proto::SearchLimits { movetime_ms: 200, ..Default::default() };
-    let one_line =
+    // A starved search is not stored (its time says nothing of its depth): on a busy
+    // machine the search is asked again, afresh, until one got its CPU.
+    let mut one_line =
         analyze(&mut first, proto::AnalyzeRequest { limits: Some(for_200_ms), ..to_depth(position.clone(), 0, 1) })
             .await;
-    assert!(!one_line.from_cache);
-    assert!(one_line.depth >= 5, "{one_line:?}");
+    for _ in 0..20 {
+        if !one_line.starved {
+            break;
+        }
+        let fresh = proto::AnalyzeRequest {
+            limits: Some(for_200_ms),
+            cache: proto::AnalysisCachePolicy::Fresh as i32,
+            ..to_depth(position.clone(), 0, 1)
+        };
+        one_line = analyze(&mut first, fresh).await;
+    }
+    assert!(!one_line.from_cache && !one_line.starved && one_line.depth >= 1, "{one_line:?}");
+    // A search to the depth it reached (whatever the machine's load let it reach).
     let mut stream = second
         .analyze_stream(proto::AnalyzeStreamRequest {
             position: Some(position.clone()),
-            limits: Some(proto::SearchLimits { depth: 5, ..Default::default() }),
+            limits: Some(proto::SearchLimits { depth: one_line.depth, ..Default::default() }),
             ..Default::default()
         })
         .await
