@@ -83,7 +83,15 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
                 say(&out, "option name Threads type spin default 1 min 1 max 256".into());
                 say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi var janggi".into());
-                say(&out, format!("option name Use NNUE type check default {}", embedded::NNUE_BY_DEFAULT));
+                // Checked by default, as Xiangqi's net is; Janggi searches stay classical
+                // until the option is set.
+                say(
+                    &out,
+                    format!(
+                        "option name Use NNUE type check default {}",
+                        embedded::nnue_by_default(NetVariant::Xiangqi)
+                    ),
+                );
                 say(&out, format!("option name EvalFile type string default {EMBEDDED}"));
                 say(&out, format!("option name EvalFileJanggi type string default {EMBEDDED}"));
                 say(
@@ -111,7 +119,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                     }
                     (Some("Threads"), Some(v)) => s.threads = v.parse().unwrap_or(1).max(1),
                     (Some("Use NNUE"), Some(v)) => match v.parse::<bool>() {
-                        Ok(on) => s.evaluation.use_nnue = on,
+                        Ok(on) => s.evaluation.use_nnue = Some(on),
                         Err(_) => say(&out, format!("info string Use NNUE: {v} is neither true nor false")),
                     },
                     (Some("EvalFile"), Some(v)) => say(&out, eval_file(&mut s.evaluation, NetVariant::Xiangqi, &v)),

@@ -163,7 +163,8 @@ pub struct ServeArgs {
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
     /// The evaluation of Xiangqi and Janggi searches: `nnue` (the nets) or
-    /// `classical`. Unset: the build's default (docs/engine.md).
+    /// `classical`. Unset: each variant's default, the net for Xiangqi and the classical
+    /// evaluation for Janggi (docs/engine.md).
     #[arg(long, env = "CHUHE_EVAL", value_enum)]
     eval: Option<EvalKind>,
     /// A Xiangqi net file to use instead of the embedded one.
@@ -188,7 +189,7 @@ pub enum EvalKind {
 fn evaluation(args: &ServeArgs) -> Result<Evaluation, Failure> {
     let mut evaluation = Evaluation::default();
     if let Some(kind) = args.eval {
-        evaluation.use_nnue = kind == EvalKind::Nnue;
+        evaluation.use_nnue = Some(kind == EvalKind::Nnue);
     }
     for (variant, file) in [(NetVariant::Xiangqi, &args.eval_file), (NetVariant::Janggi, &args.eval_file_janggi)] {
         if let Some(path) = file {

@@ -90,7 +90,7 @@ fn analyze_with_a_node_limit_has_no_time_limit() {
 fn analyze_writes_scores_as_the_api_does() {
     let analyze = |fen: &str| {
         let out =
-            Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["analyze", "--fen", fen, "--depth", "4"]).output().unwrap();
+            Command::new(env!("CARGO_BIN_EXE_chuhe")).args(["analyze", "--fen", fen, "--depth", "6"]).output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8(out.stdout).unwrap();
         let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(name)).unwrap().to_string();
@@ -116,7 +116,7 @@ fn analyze_writes_scores_as_the_api_does() {
     assert_eq!(score, "mate 2");
     let pos = chuhe::notation::fen::xiangqi(mated).unwrap();
     assert!(common::mate::Solver::default().mates_in_exactly(&pos, best, 2), "{best} does not mate in two");
-    assert!(progress.lines().any(|l| l.starts_with("depth 4 score mate 2 ")), "{progress}");
+    assert!(progress.lines().any(|l| l.starts_with("depth 6 score mate 2 ")), "{progress}");
     let (_, score, _) = analyze("startpos");
     assert!(score.strip_prefix("cp ").is_some_and(|cp| cp.parse::<i32>().is_ok()), "{score}");
 }

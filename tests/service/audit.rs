@@ -54,13 +54,15 @@ fn side(r: &proto::AuditGameResponse, player: proto::Player) -> proto::AuditSide
     summary.sides.iter().find(|s| s.player == player as i32).cloned().expect("the side's summary")
 }
 
-/// The engine's choice in `game` as an audit searches it: the audit's parameters, one
-/// thread, a fresh table of the audit's size, the variant's default rules.
+/// The engine's choice in `game` as an audit searches it: the audit's parameters and
+/// evaluation, one thread, a fresh table of the audit's size, the variant's default
+/// rules.
 fn engine_choice(engine: &Engine, game: &BoardGame) -> chuhe::rules::types::Move {
     let params = Params {
         limits: Limits { nodes: Some(NODES), ..Limits::default() },
         multipv: audit::DEFAULT_MULTIPV as usize,
         threads: 1,
+        nnue: engine.config.evaluation.net_for(game.net_variant()),
         ..Params::default()
     };
     let tt = TranspositionTable::new(audit::HASH_MB);

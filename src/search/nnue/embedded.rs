@@ -3,8 +3,8 @@
 //! The files in `nets/` are the nets `chuhe train` wrote from `chuhe datagen`'s
 //! self-play (docs/engine.md, "Rebuilding the net"); the placeholders of random
 //! weights ([`placeholder`], from the seeds below) stand in when [`PLACEHOLDER`] is
-//! set. The classical evaluation stays the default ([`NNUE_BY_DEFAULT`]) until a net
-//! beats it in a match.
+//! set. A variant's net is its default evaluation ([`nnue_by_default`]) once it beats
+//! the classical evaluation in a match.
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,10 +13,15 @@ use super::net::{NetVariant, Network};
 static XIANGQI: &[u8] = include_bytes!("nets/xiangqi.nnue");
 static JANGGI: &[u8] = include_bytes!("nets/janggi.nnue");
 
-/// Do searches evaluate with the net unless told otherwise? False while the embedded
-/// nets are placeholders; true once a trained net has beaten the classical evaluation
-/// in a match.
-pub const NNUE_BY_DEFAULT: bool = false;
+/// Do searches of `variant` evaluate with its net unless told otherwise? Xiangqi's does:
+/// the embedded net beat the classical evaluation (docs/engine.md, "The shipped nets");
+/// Janggi's does not yet, and Janggi searches stay classical.
+pub fn nnue_by_default(variant: NetVariant) -> bool {
+    match variant {
+        NetVariant::Xiangqi => !PLACEHOLDER,
+        NetVariant::Janggi => false,
+    }
+}
 
 /// Are the embedded nets the placeholders [`placeholder`] writes?
 pub const PLACEHOLDER: bool = false;

@@ -10,25 +10,31 @@ use super::net::{NetError, NetVariant, Network};
 /// variant (embedded unless a file replaced it).
 #[derive(Clone, Debug)]
 pub struct Evaluation {
-    /// Evaluate with the nets; false: the classical evaluation.
-    pub use_nnue: bool,
+    /// Evaluate every variant with its net (true) or classically (false); none: each
+    /// variant as [`embedded::nnue_by_default`] says.
+    pub use_nnue: Option<bool>,
     nets: [Arc<Network>; 2],
 }
 
 impl Default for Evaluation {
-    /// The embedded nets, used if [`embedded::NNUE_BY_DEFAULT`].
+    /// The embedded nets, each used if [`embedded::nnue_by_default`] says so.
     fn default() -> Self {
         Evaluation {
-            use_nnue: embedded::NNUE_BY_DEFAULT,
+            use_nnue: None,
             nets: [embedded::network(NetVariant::Xiangqi), embedded::network(NetVariant::Janggi)],
         }
     }
 }
 
 impl Evaluation {
-    /// The embedded nets, used or not.
+    /// The embedded nets, used by every variant or by none.
     pub fn embedded(use_nnue: bool) -> Evaluation {
-        Evaluation { use_nnue, ..Evaluation::default() }
+        Evaluation { use_nnue: Some(use_nnue), ..Evaluation::default() }
+    }
+
+    /// Whether searches of `variant` evaluate with its net.
+    pub fn uses_nnue(&self, variant: NetVariant) -> bool {
+        self.use_nnue.unwrap_or_else(|| embedded::nnue_by_default(variant))
     }
 
     /// Replaces `variant`'s net by the file at `path`; a file that cannot be read or
@@ -51,7 +57,7 @@ impl Evaluation {
 
     /// The net searches of `variant` evaluate with; `None`: the classical evaluation.
     pub fn net_for(&self, variant: NetVariant) -> Option<Arc<Network>> {
-        self.use_nnue.then(|| self.network(variant).clone())
+        self.uses_nnue(variant).then(|| self.network(variant).clone())
     }
 
     /// What evaluates `variant`: `classical`, or the net's identity.
