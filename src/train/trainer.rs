@@ -251,7 +251,7 @@ mod tests {
                     (85, Piece::new(Color::Black, PieceKind::General)),
                 ];
                 for _ in 0..4 {
-                    let colour = if rng.next_u64() % 2 == 0 { Color::Red } else { Color::Black };
+                    let colour = if rng.next_u64().is_multiple_of(2) { Color::Red } else { Color::Black };
                     let kind = kinds[(rng.next_u64() % 4) as usize];
                     pieces.push((18 + (rng.next_u64() % 54) as usize, Piece::new(colour, kind)));
                 }

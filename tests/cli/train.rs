@@ -6,6 +6,15 @@ fn chuhe(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_chuhe")).args(args).output().unwrap()
 }
 
+/// A small `chuhe datagen` run (six short games) into `out`, with `more` arguments.
+fn datagen(out: &std::path::Path, more: &[&str]) -> std::process::Output {
+    let small =
+        ["--games", "6", "--nodes", "300", "--threads", "2", "--max-plies", "80", "--opening-max-score", "30000"];
+    let args: Vec<&str> =
+        ["datagen", "--out", out.to_str().unwrap()].into_iter().chain(small).chain(more.iter().copied()).collect();
+    chuhe(&args)
+}
+
 #[test]
 fn datagen_and_train_make_a_net_the_engine_loads() {
     let dir = std::env::temp_dir().join(format!("chuhe-cli-train-{}", std::process::id()));
@@ -13,21 +22,7 @@ fn datagen_and_train_make_a_net_the_engine_loads() {
     let data = dir.join("data.bin");
     let net = dir.join("net.nnue");
     let (data_s, net_s) = (data.to_str().unwrap(), net.to_str().unwrap());
-    let out = chuhe(&[
-        "datagen",
-        "--out",
-        data_s,
-        "--games",
-        "6",
-        "--nodes",
-        "300",
-        "--threads",
-        "2",
-        "--max-plies",
-        "80",
-        "--opening-max-score",
-        "30000",
-    ]);
+    let out = datagen(&data, &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("games 6"), "{text}");
@@ -55,27 +50,7 @@ fn datagen_and_train_make_a_net_the_engine_loads() {
     // The next generation plays with that net: the same games' openings, other moves
     // and scores. A net of another variant is refused, naming the file.
     let next = dir.join("next.bin");
-    let generation = |eval_file: &str, variant: &str| {
-        chuhe(&[
-            "datagen",
-            "--variant",
-            variant,
-            "--out",
-            next.to_str().unwrap(),
-            "--games",
-            "6",
-            "--nodes",
-            "300",
-            "--threads",
-            "2",
-            "--max-plies",
-            "80",
-            "--opening-max-score",
-            "30000",
-            "--eval-file",
-            eval_file,
-        ])
-    };
+    let generation = |eval_file: &str, variant: &str| datagen(&next, &["--variant", variant, "--eval-file", eval_file]);
     let out = generation(net_s, "xiangqi");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("playing with nnue-"));
