@@ -73,6 +73,17 @@ async fn answers_name_the_classical_evaluation() {
     assert_eq!(named(&mut client).await, ["classical"; 5].map(String::from));
 }
 
+/// By default Xiangqi evaluates with its embedded net, which beat the classical
+/// evaluation; Janggi (whose net does not yet) and Three Kingdoms classically.
+#[tokio::test]
+async fn by_default_xiangqi_uses_its_net_and_janggi_the_classical_evaluation() {
+    let evaluation = Evaluation::default();
+    let xiangqi = evaluation.network(NetVariant::Xiangqi).identity().to_string();
+    let (mut client, _server) = start(evaluation).await;
+    let classical = "classical".to_string();
+    assert_eq!(named(&mut client).await, [xiangqi.clone(), classical.clone(), classical, xiangqi.clone(), xiangqi]);
+}
+
 #[tokio::test]
 async fn answers_name_the_net_of_their_variant() {
     let mut evaluation = Evaluation::embedded(true);
