@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use super::convert::{self, ContentLimits};
 use super::error::{Error, bad_request};
 use super::game::request_game;
-use super::on_time::{SearchWork, Searched, StreamMessages, on_time, stream_on_time};
+use super::on_time::{SearchWork, Searched, StreamMessages, on_time, search_here, stream_on_time};
 use super::proto;
 pub use super::searching::ProgressStream;
 use super::searching::{
@@ -36,13 +36,6 @@ impl Job {
     /// What evaluates its search: `classical` or the net's identity.
     fn evaluation(&self) -> String {
         crate::search::nnue::evaluation_name(self.params.nnue.as_deref())
-    }
-
-    /// Searches on the calling thread, from now on: the outcome, and whether a move time
-    /// (not the server's cap or the call's deadline) bounded it.
-    fn search(&self, engine: &Engine, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
-        let (time, movetime) = self.budget.from_now();
-        (engine.search(&self.game, &self.params, time, stop, on_depth), movetime)
     }
 
     /// Its search on a search thread, within the time it is given.
@@ -250,10 +243,10 @@ impl AnalysisCalls for BoardGame {
         on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
     ) -> Result<proto::AnalyzeResponse, Error> {
         let job = analyze_job(engine, r, self, None)?;
-        let stop = AtomicBool::new(false);
-        let hit_rate = || engine.tt.hit_rate();
-        let (outcome, movetime) = job.search(engine, &stop, &mut |report| on_depth(&progress(report, hit_rate())));
-        Ok(analyze_response(&outcome, movetime, hit_rate(), job.evaluation()))
+        let (budget, evaluation) = (job.budget, job.evaluation());
+        let mut on_depth = |report: &Report| on_depth(&progress(report, engine.tt.hit_rate()));
+        let searched = search_here(engine, budget, &mut on_depth, job.work());
+        Ok(searched_response(engine, &searched, evaluation))
     }
 
     async fn analyze(

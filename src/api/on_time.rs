@@ -3,7 +3,8 @@
 //! for tens of milliseconds. So the call watches the time too: once the search is more
 //! than [`LATE`] past its time, the call answers with the last depth the search finished
 //! (the search stops when the call lets go of it). Every search RPC of every variant
-//! runs its search through [`on_time`] or [`stream_on_time`].
+//! runs its search through [`on_time`] or [`stream_on_time`], and `chuhe analyze`
+//! through [`search_here`].
 
 use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
@@ -167,6 +168,19 @@ where
             }
         }
     }
+}
+
+/// Runs `work` on the calling thread within `budget` (no call waits for it: `chuhe
+/// analyze`), `on_depth` seeing each finished depth; the answer gives its CPU as
+/// [`on_time`]'s does.
+pub fn search_here<M: Clone, S: Copy>(
+    engine: &Engine,
+    budget: Budget,
+    on_depth: &mut dyn FnMut(&Report<M, S>),
+    work: impl SearchWork<M, S>,
+) -> Searched<M, S> {
+    let stop = AtomicBool::new(false);
+    Watch::new().search(&budget, on_depth, |time, on_depth| work(engine, &stop, time, on_depth))
 }
 
 /// What a streamed search's call does with it: one message per finished depth, and the

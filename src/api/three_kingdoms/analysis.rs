@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::super::convert;
 use super::super::error::{Error, bad_request};
-use super::super::on_time::{SearchWork, Searched, StreamMessages, on_time, stream_on_time};
+use super::super::on_time::{SearchWork, Searched, StreamMessages, on_time, search_here, stream_on_time};
 use super::super::proto;
 use super::super::searching::{
     ProgressStream, draw_offer_reason, final_message, principal_variations, progress_message, search_limits,
@@ -134,14 +134,6 @@ fn searched_response(pos: &Position, searched: &Searched<Move, i32>, hit_rate: f
     answer
 }
 
-/// Runs `job` on the calling (search) thread from now on; `on_depth` sees each
-/// completed depth. Also says whether a move time (not the server's cap or the call's
-/// deadline) bounded it.
-fn run(engine: &Engine, job: &Job, stop: &AtomicBool, on_depth: &mut dyn FnMut(&Report)) -> (Outcome, bool) {
-    let (time, movetime) = job.budget.from_now();
-    (engine.search(&job.game, &job.params, time, stop, on_depth), movetime)
-}
-
 impl Job {
     /// Its search on a search thread, within the time it is given.
     fn work(self) -> impl SearchWork<Move, i32> {
@@ -165,10 +157,10 @@ impl AnalysisCalls for Game {
         on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
     ) -> Result<proto::AnalyzeResponse, Error> {
         let job = job(engine, r, self, None)?;
-        let pos = job.game.position();
-        let stop = AtomicBool::new(false);
-        let out = run(engine, &job, &stop, &mut |report| on_depth(&progress(pos, report, engine.tt.hit_rate())));
-        Ok(response(pos, &out, engine.tt.hit_rate()))
+        let (pos, budget) = (job.game.position().clone(), job.budget);
+        let mut on_depth = |report: &Report| on_depth(&progress(&pos, report, engine.tt.hit_rate()));
+        let searched = search_here(engine, budget, &mut on_depth, job.work());
+        Ok(searched_response(&pos, &searched, engine.tt.hit_rate()))
     }
 
     async fn analyze(
