@@ -99,6 +99,10 @@ enum Command {
         /// at a fixed ratio (Fairy-Stockfish searches fewer nodes a second than chuhe).
         #[arg(long, requires = "nodes")]
         nodes_b: Option<u64>,
+        /// Time per move for engine B instead of `--movetime`: time odds (`--movetime
+        /// 100 --movetime-b 800` gives B eight times A's time).
+        #[arg(long, conflicts_with_all = ["nodes", "tc"])]
+        movetime_b: Option<u64>,
         /// A clock instead of a time per move: `SECONDS+INCREMENT` for each engine
         /// (`10+0.1`); an engine whose time runs out loses.
         #[arg(long, conflicts_with = "nodes")]
@@ -206,6 +210,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             movetime,
             nodes,
             nodes_b,
+            movetime_b,
             tc,
             openings,
             random_openings,
@@ -224,9 +229,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     .ok_or_else(|| Failure::Message(format!("--tc {text:?}: SECONDS or SECONDS+INCREMENT")))?,
                 (None, None) => Budget::Movetime(movetime),
             };
+            let budget_b = nodes_b.map(Budget::Nodes).or(movetime_b.map(Budget::Movetime));
             let random_openings = random_openings.map(|plies| (plies, seed));
             let settings =
-                MatchSettings { games, budget, nodes_b, openings, random_openings, max_plies, sprt, pgn, janggi };
+                MatchSettings { games, budget, budget_b, openings, random_openings, max_plies, sprt, pgn, janggi };
             run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
         }
         Command::Uci { hash_mb, threads } => {

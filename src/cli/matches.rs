@@ -32,8 +32,9 @@ pub struct MatchSettings {
     pub games: usize,
     /// Each engine's time or depth per move.
     pub budget: chuhe::selfplay::Budget,
-    /// Engine B's own nodes per move, instead of `budget`.
-    pub nodes_b: Option<u64>,
+    /// Engine B's own budget per move (nodes, or a time for time odds), instead of
+    /// `budget`.
+    pub budget_b: Option<chuhe::selfplay::Budget>,
     /// The file of opening positions.
     pub openings: std::path::PathBuf,
     /// Instead of the file: random openings of this many plies, from this seed.
@@ -84,13 +85,13 @@ pub fn run_match(
         return Err(Failure::Message("the opening book is empty".into()));
     }
     let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks),
-                  nodes: Option<u64>|
+                  budget: Option<chuhe::selfplay::Budget>|
      -> Result<EngineConfig, Failure> {
         let options = engine_options(opts, settings.janggi)?;
-        Ok(EngineConfig { command: command.to_string(), options, ranks, nodes })
+        Ok(EngineConfig { command: command.to_string(), options, ranks, budget })
     };
     let mut ea = Engine::start_with(&config(a, None)?).map_err(Failure::Message)?;
-    let mut eb = Engine::start_with(&config(b, settings.nodes_b)?).map_err(Failure::Message)?;
+    let mut eb = Engine::start_with(&config(b, settings.budget_b)?).map_err(Failure::Message)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut pairs = [0usize; 5];
     let mut pair_points = 0.0;

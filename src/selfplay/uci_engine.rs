@@ -81,9 +81,10 @@ pub struct EngineConfig {
     pub options: Vec<(String, String)>,
     /// How the engine writes ranks.
     pub ranks: Ranks,
-    /// Nodes per move for this engine instead of the match's budget: engines of
-    /// different speeds at a fixed ratio, and still games that do not depend on the load.
-    pub nodes: Option<u64>,
+    /// This engine's own budget per move instead of the match's: nodes for engines of
+    /// different speeds at a fixed ratio (games that do not depend on the load), or a
+    /// time for time odds.
+    pub budget: Option<Budget>,
 }
 
 /// A score a UCI engine reports in its `info` lines, from its side to move's view.
@@ -121,14 +122,14 @@ pub struct Engine {
     input: ChildStdin,
     output: BufReader<ChildStdout>,
     ranks: Ranks,
-    nodes: Option<u64>,
+    budget: Option<Budget>,
 }
 
 impl Engine {
     /// Starts `command` (split on whitespace) and completes the UCI handshake.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, String> {
         let config =
-            EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero, nodes: None };
+            EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero, budget: None };
         Engine::start_with(&config)
     }
 
@@ -147,7 +148,7 @@ impl Engine {
             .map_err(|e| format!("cannot start {command:?}: {e}"))?;
         let input = child.stdin.take().ok_or("no stdin")?;
         let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut engine = Engine { child, input, output, ranks: config.ranks, nodes: config.nodes };
+        let mut engine = Engine { child, input, output, ranks: config.ranks, budget: config.budget };
         engine.send("uci")?;
         let mut has_variant = false;
         loop {
@@ -191,9 +192,9 @@ impl Engine {
         }
     }
 
-    /// The engine's own budget, if it has one: its nodes per move.
+    /// The engine's own budget per move, if it has one.
     pub fn own_budget(&self) -> Option<Budget> {
-        self.nodes.map(Budget::Nodes)
+        self.budget
     }
 
     /// Tells the engine a new game begins.

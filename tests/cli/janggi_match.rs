@@ -83,26 +83,49 @@ fn a_janggi_match_needs_random_openings() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--random-openings"));
 }
 
-#[test]
-fn engine_b_can_have_its_own_node_budget() {
-    let (out, dir) = match_against_the_passing_engine(
-        "nodes-b-engine",
-        &["--games", "2", "--nodes", "300", "--nodes-b", "120", "--random-openings", "2", "--max-plies", "8"],
-    );
+/// The `go` commands engine B (the passing engine) was sent in a two-game match with
+/// `args` added; the match must succeed and B must have moved in each game.
+fn go_commands_of_engine_b(name: &str, args: &[&str]) -> Vec<String> {
+    let (out, dir) = match_against_the_passing_engine(name, args);
     let go = std::fs::read_to_string(dir.join("go.txt")).unwrap_or_default();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    // Each game has at least one move of B's after the two-ply opening, and B is told
-    // its own budget every time.
-    let lines: Vec<&str> = go.lines().collect();
+    // Each game has at least one move of B's after the two-ply opening.
+    let lines: Vec<String> = go.lines().map(str::to_string).collect();
     assert!(lines.len() >= 2, "{go}");
-    assert!(lines.iter().all(|&l| l == "go nodes 120"), "{go}");
-    // `--nodes-b` without `--nodes` is refused.
+    lines
+}
+
+/// A match between two chuhe engines with `args` is refused, naming `flag`.
+fn refused_naming(args: &[&str], flag: &str) {
     let exe = env!("CARGO_BIN_EXE_chuhe");
     let out = Command::new(exe)
-        .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci"), "--nodes-b", "5"])
+        .args(["match", "--engine-a", &format!("{exe} uci"), "--engine-b", &format!("{exe} uci")])
+        .args(args)
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--nodes"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(flag), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn engine_b_can_have_its_own_node_budget() {
+    let go = go_commands_of_engine_b(
+        "nodes-b-engine",
+        &["--games", "2", "--nodes", "300", "--nodes-b", "120", "--random-openings", "2", "--max-plies", "8"],
+    );
+    assert!(go.iter().all(|l| l == "go nodes 120"), "{go:?}");
+    refused_naming(&["--nodes-b", "5"], "--nodes");
+}
+
+#[test]
+fn engine_b_can_have_time_odds() {
+    let go = go_commands_of_engine_b(
+        "movetime-b-engine",
+        &["--games", "2", "--movetime", "20", "--movetime-b", "160", "--random-openings", "2", "--max-plies", "8"],
+    );
+    assert!(go.iter().all(|l| l == "go movetime 160"), "{go:?}");
+    // Time odds go with neither a clock nor node budgets.
+    refused_naming(&["--movetime-b", "160", "--tc", "10+0.1"], "--movetime-b");
+    refused_naming(&["--movetime-b", "160", "--nodes", "300"], "--movetime-b");
 }
