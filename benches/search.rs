@@ -1,6 +1,7 @@
 //! Search speed: nodes per second to a fixed depth over a set of positions, one thread,
 //! for Xiangqi and for Three Kingdoms; and Xiangqi at a fixed node count with the
-//! classical evaluation against a net. Run with `cargo bench --bench search`.
+//! classical evaluation against the shipped net and a wide random one. Run with
+//! `cargo bench --bench search`.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -9,7 +10,7 @@ use chuhe::notation::fen;
 use chuhe::rules::three_kingdoms;
 use chuhe::rules::xiangqi::Game;
 use chuhe::search::nnue::random::{self, Ranges};
-use chuhe::search::nnue::{Kernel, NetVariant, Network};
+use chuhe::search::nnue::{Kernel, NetVariant, Network, embedded};
 use chuhe::search::three_kingdoms as tk;
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Params, search};
@@ -97,9 +98,14 @@ fn bench_three_kingdoms(c: &mut Criterion) {
 /// Nodes searched from each position when comparing evaluations.
 const EVALUATION_NODES: u64 = 200_000;
 
-/// A net of the shipped shape (256 lanes, 8 buckets) with random weights: a trained
-/// net of that shape costs the same per node.
-fn shipped_shape(kernel: Kernel) -> Arc<Network> {
+/// The embedded Xiangqi net on `kernel`.
+fn shipped(kernel: Kernel) -> Arc<Network> {
+    Arc::new((*embedded::network(NetVariant::Xiangqi)).clone().with_kernel(kernel))
+}
+
+/// A net of 256 lanes and 8 buckets with random weights: the per-node cost of the
+/// width more data will want (a trained net of that shape searches other trees).
+fn wide(kernel: Kernel) -> Arc<Network> {
     Arc::new(random::network(NetVariant::Xiangqi, 256, 8, 42, Ranges::TYPICAL).with_kernel(kernel))
 }
 
@@ -121,7 +127,11 @@ fn bench_evaluations(c: &mut Criterion) {
     group.sample_size(10);
     let mut evaluations = vec![("classical".to_string(), None)];
     for kernel in Kernel::ALL.into_iter().filter(|k| k.available()) {
-        evaluations.push((format!("nnue 256x8 {kernel:?}"), Some(shipped_shape(kernel))));
+        let net = shipped(kernel);
+        evaluations.push((format!("shipped net {}x{} {kernel:?}", net.hidden(), net.buckets()), Some(net)));
+    }
+    if let Some(best) = Kernel::ALL.into_iter().filter(|k| k.available()).last() {
+        evaluations.push((format!("random 256x8 {best:?}"), Some(wide(best))));
     }
     for (name, nnue) in evaluations {
         let nodes = run_fixed_nodes(&fresh_tables(POSITIONS.len()), &nnue);
