@@ -60,6 +60,10 @@ pub struct TrainArgs {
     /// Positions whose score is further from zero than this are left out.
     #[arg(long, default_value_t = 3000)]
     pub max_score: i32,
+    /// Also train on each training position's mirror image between the wings (same
+    /// score, same result): twice the positions from the same games.
+    #[arg(long)]
+    pub mirror: bool,
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -173,6 +177,9 @@ fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<Split, Failure
             if let Some(s) = sample_of(&r, args.buckets, args.max_score) {
                 if r.game % args.validation != 0 {
                     training.push(s);
+                    if args.mirror {
+                        training.extend(sample_of(&r.mirrored(), args.buckets, args.max_score));
+                    }
                 } else {
                     validation.push(s);
                     if check.len() < CHECKED {

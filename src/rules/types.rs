@@ -250,6 +250,11 @@ impl Square {
         Square::new(self.file(), 9 - self.rank())
     }
 
+    /// The square seen in a mirror between the wings: file `a` becomes `i`.
+    pub const fn flip_file(self) -> Square {
+        Square::new(8 - self.file(), self.rank())
+    }
+
     /// The square `df` files and `dr` ranks away, if it is on the board.
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let f = self.file() as i8 + df;

@@ -105,6 +105,17 @@ impl Record {
         board
     }
 
+    /// The same position seen in a mirror between the wings (file `a` becomes `i`).
+    /// The rules of both games are the same on either wing, so it has the same score
+    /// and the same result: a second position for the price of one.
+    pub fn mirrored(&self) -> Record {
+        let mut board = [None; Square::COUNT];
+        for (point, piece) in self.pieces() {
+            board[Square::from_index_unchecked(point).flip_file().index()] = Some(piece);
+        }
+        Record { board, ..self.clone() }
+    }
+
     /// The pieces on the board with their points.
     pub fn pieces(&self) -> impl Iterator<Item = (usize, Piece)> + '_ {
         self.board.iter().enumerate().filter_map(|(p, pc)| pc.map(|pc| (p, pc)))
@@ -170,6 +181,26 @@ mod tests {
         board[0] = Some(Piece::new(Color::Red, PieceKind::Chariot));
         board[47] = Some(Piece::new(Color::Black, PieceKind::Cannon));
         Record { board, turn: Color::Black, score: -1234, red_result: 2, variant: DataVariant::Janggi, game }
+    }
+
+    /// The record of the position `fen` (Xiangqi).
+    fn record_of_fen(fen: &str) -> Record {
+        let pos = crate::notation::fen::xiangqi(fen).expect("valid FEN");
+        let mut board = [None; Square::COUNT];
+        for (sq, piece) in pos.board().iter() {
+            board[sq.index()] = Some(piece);
+        }
+        Record { board, turn: pos.turn(), score: 57, red_result: 0, variant: DataVariant::Xiangqi, game: 3 }
+    }
+
+    #[test]
+    fn a_mirrored_record_is_the_position_seen_between_the_wings() {
+        // Each rank of the FEN read from the other end.
+        let record = record_of_fen("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 b - - 0 1");
+        let mirror = record_of_fen("3a1ab1r/3nk4/4b1n2/p1p1p1pNp/4c4/2P6/P2R2P1P/5CcC1/9/2BAKAB2 b - - 0 1");
+        assert_eq!(record.mirrored(), mirror);
+        assert_eq!(mirror.mirrored(), record);
+        assert_ne!(record, mirror);
     }
 
     #[test]
