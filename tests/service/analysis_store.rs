@@ -82,25 +82,18 @@ async fn a_second_server_answers_the_first_ones_search_from_redis() {
     assert!(shallower.from_cache);
     assert_eq!(shallower.depth, 6);
 
-    // Hint and AnalyzeStream (one line) are served once one line is stored.
-    let for_200_ms = proto::SearchLimits { movetime_ms: 200, ..Default::default() };
-    // A starved search is not stored (its time says nothing of its depth): on a busy
-    // machine the search is asked again, afresh, until one got its CPU.
-    let mut one_line =
-        analyze(&mut first, proto::AnalyzeRequest { limits: Some(for_200_ms), ..to_depth(position.clone(), 0, 1) })
-            .await;
-    for _ in 0..20 {
-        if !one_line.starved {
+    // Hint and AnalyzeStream (one line) are served once one line is stored. A hint of
+    // 200 ms is served by a search that took as long: one line searched deeper and
+    // deeper until a depth took 200 ms. A depth search is never starved, so it is
+    // stored whatever the machine's load (a busy machine gets there at a lower depth).
+    let mut one_line = analyze(&mut first, to_depth(position.clone(), 8, 1)).await;
+    for depth in 9..=40 {
+        if one_line.time_ms >= 200 {
             break;
         }
-        let fresh = proto::AnalyzeRequest {
-            limits: Some(for_200_ms),
-            cache: proto::AnalysisCachePolicy::Fresh as i32,
-            ..to_depth(position.clone(), 0, 1)
-        };
-        one_line = analyze(&mut first, fresh).await;
+        one_line = analyze(&mut first, to_depth(position.clone(), depth, 1)).await;
     }
-    assert!(!one_line.from_cache && !one_line.starved && one_line.depth >= 1, "{one_line:?}");
+    assert!(!one_line.from_cache && !one_line.starved && one_line.time_ms >= 200, "{one_line:?}");
     // A search to the depth it reached (whatever the machine's load let it reach).
     let mut stream = second
         .analyze_stream(proto::AnalyzeStreamRequest {
