@@ -130,7 +130,7 @@ fn bench_evaluations(c: &mut Criterion) {
         let net = shipped(kernel);
         evaluations.push((format!("shipped net {}x{} {kernel:?}", net.hidden(), net.buckets()), Some(net)));
     }
-    if let Some(best) = Kernel::ALL.into_iter().filter(|k| k.available()).last() {
+    if let Some(best) = Kernel::ALL.into_iter().rfind(|k| k.available()) {
         evaluations.push((format!("random 256x8 {best:?}"), Some(wide(best))));
     }
     for (name, nnue) in evaluations {
