@@ -83,8 +83,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, hash_mb: us
                 say(&out, "option name Hash type spin default 64 min 1 max 65536".into());
                 say(&out, "option name Threads type spin default 1 min 1 max 256".into());
                 say(&out, "option name UCI_Variant type combo default xiangqi var xiangqi var janggi".into());
-                // Checked by default, as Xiangqi's net is; Janggi searches stay classical
-                // until the option is set.
+                // Checked by default, as both variants' nets are.
                 say(
                     &out,
                     format!(

@@ -73,15 +73,16 @@ async fn answers_name_the_classical_evaluation() {
     assert_eq!(named(&mut client).await, ["classical"; 5].map(String::from));
 }
 
-/// By default Xiangqi evaluates with its embedded net, which beat the classical
-/// evaluation; Janggi (whose net does not yet) and Three Kingdoms classically.
+/// By default Xiangqi and Janggi evaluate with their embedded nets, which beat the
+/// classical evaluation; Three Kingdoms, which has none, classically.
 #[tokio::test]
-async fn by_default_xiangqi_uses_its_net_and_janggi_the_classical_evaluation() {
+async fn by_default_xiangqi_and_janggi_use_their_nets() {
     let evaluation = Evaluation::default();
     let xiangqi = evaluation.network(NetVariant::Xiangqi).identity().to_string();
+    let janggi = evaluation.network(NetVariant::Janggi).identity().to_string();
     let (mut client, _server) = start(evaluation).await;
     let classical = "classical".to_string();
-    assert_eq!(named(&mut client).await, [xiangqi.clone(), classical.clone(), classical, xiangqi.clone(), xiangqi]);
+    assert_eq!(named(&mut client).await, [xiangqi.clone(), janggi, classical, xiangqi.clone(), xiangqi]);
 }
 
 #[tokio::test]

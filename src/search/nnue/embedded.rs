@@ -13,13 +13,12 @@ use super::net::{NetVariant, Network};
 static XIANGQI: &[u8] = include_bytes!("nets/xiangqi.nnue");
 static JANGGI: &[u8] = include_bytes!("nets/janggi.nnue");
 
-/// Do searches of `variant` evaluate with its net unless told otherwise? Xiangqi's does:
-/// the embedded net beat the classical evaluation (docs/engine.md, "The shipped nets");
-/// Janggi's does not yet, and Janggi searches stay classical.
+/// Do searches of `variant` evaluate with its net unless told otherwise? Both do: each
+/// embedded net beat the classical evaluation (docs/engine.md, "The shipped nets"). A
+/// variant whose net does not stays classical here.
 pub fn nnue_by_default(variant: NetVariant) -> bool {
     match variant {
-        NetVariant::Xiangqi => !PLACEHOLDER,
-        NetVariant::Janggi => false,
+        NetVariant::Xiangqi | NetVariant::Janggi => !PLACEHOLDER,
     }
 }
 
