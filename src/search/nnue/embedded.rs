@@ -13,13 +13,11 @@ use super::net::{NetVariant, Network};
 static XIANGQI: &[u8] = include_bytes!("nets/xiangqi.nnue");
 static JANGGI: &[u8] = include_bytes!("nets/janggi.nnue");
 
-/// Do searches of `variant` evaluate with its net unless told otherwise? Both do: each
-/// embedded net beat the classical evaluation (docs/engine.md, "The shipped nets"). A
-/// variant whose net does not stays classical here.
-pub fn nnue_by_default(variant: NetVariant) -> bool {
-    match variant {
-        NetVariant::Xiangqi | NetVariant::Janggi => !PLACEHOLDER,
-    }
+/// Do searches of `variant` evaluate with its net unless told otherwise? Yes for every
+/// variant whose embedded net beat the classical evaluation in a match (docs/engine.md,
+/// "The shipped nets"): both do, unless the embedded nets are the placeholders.
+pub fn nnue_by_default(_variant: NetVariant) -> bool {
+    !PLACEHOLDER
 }
 
 /// Are the embedded nets the placeholders [`placeholder`] writes?
