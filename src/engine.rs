@@ -260,14 +260,6 @@ impl Engine {
         self.permits.clone().try_acquire_owned().map(|p| Permit { _held: p }).map_err(|_| EngineError::Busy)
     }
 
-    /// Runs `work` on a search thread; the permit is released when it finishes.
-    pub fn spawn(&self, permit: Permit, work: impl FnOnce() + Send + 'static) -> Result<(), EngineError> {
-        self.submit(Box::new(move || {
-            work();
-            drop(permit);
-        }))
-    }
-
     fn submit(&self, job: Job) -> Result<(), EngineError> {
         let sender = self.jobs.lock().map_err(|_| EngineError::Stopped)?;
         sender.send(job).map_err(|_| EngineError::Stopped)
@@ -308,9 +300,14 @@ impl Engine {
         let _cancel = CancelOnDrop(stop.clone());
         let (tx, rx) = oneshot::channel();
         let engine = self.clone();
-        self.spawn(permit, move || {
-            let _ = tx.send(work(&engine, &stop));
-        })?;
+        self.submit(Box::new(move || {
+            let answer = work(&engine, &stop);
+            // The thread is free before the caller hears the answer, so that the
+            // caller's next search is admitted however late this thread runs again
+            // (search threads run at a lower priority than the server's).
+            drop(permit);
+            let _ = tx.send(answer);
+        }))?;
         rx.await.map_err(|_| EngineError::Lost)
     }
 
@@ -328,14 +325,17 @@ impl Engine {
         let (tx, rx) = tokio::sync::mpsc::channel::<T>(16);
         let engine = self.clone();
         let flag = stop.clone();
-        self.spawn(permit, move || {
+        self.submit(Box::new(move || {
             let mut send = |message: T| {
                 if tx.blocking_send(message).is_err() {
                     flag.store(true, Ordering::Relaxed);
                 }
             };
             work(&engine, &flag, &mut send);
-        })?;
+            // Free before the stream ends, as in `run`.
+            drop(permit);
+            drop(tx);
+        }))?;
         let inner = tokio_stream::wrappers::ReceiverStream::new(rx);
         Ok(Box::pin(StreamWithGuard { inner, _guard: CancelOnDrop(stop) }))
     }
@@ -470,6 +470,21 @@ mod tests {
             let permit = engine.try_admit().expect("the only thread is free after wait");
             let running = engine.start(permit, |_, _| {}).expect("the pool runs");
             running.wait();
+        }
+    }
+
+    /// A caller that heard an answer (or the end of a stream) finds the thread free at
+    /// once, without waiting in the queue, however late the search thread runs again.
+    #[tokio::test]
+    async fn an_answered_search_has_freed_its_thread() {
+        use tokio_stream::StreamExt;
+        let engine = one_thread();
+        for _ in 0..1000 {
+            assert_eq!(engine.run(None, |_, _| 7).await, Ok(7));
+            drop(engine.try_admit().expect("the only thread is free once the answer came"));
+            let mut stream = engine.stream(None, |_, _, send| send(1)).await.expect("admitted");
+            while stream.next().await.is_some() {}
+            drop(engine.try_admit().expect("the only thread is free once the stream ended"));
         }
     }
 

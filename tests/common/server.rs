@@ -107,13 +107,17 @@ async fn launch(config: ServerConfig, pass: Pass) -> Running {
     Running { addr, stop: Some(tx), handle: Some(handle), _pass: pass }
 }
 
-/// A server with a small engine (8 MB table, two search threads).
+/// A server with a small engine (see [`small_engine`]).
 pub async fn start_small() -> Running {
     start(ServerConfig { engine: small_engine(), ..ServerConfig::default() }).await
 }
 
+/// An 8 MB table and two search threads, and a search waits up to 10 s for a free
+/// thread: a search answered late (past its time) keeps its thread until it stops, and
+/// on a loaded machine its thread, at a lower priority than the server's, may not run
+/// for a while. Tests of refusals set their own wait.
 pub fn small_engine() -> EngineConfig {
-    EngineConfig { hash_mb: 8, workers: 2, ..EngineConfig::default() }
+    EngineConfig { hash_mb: 8, workers: 2, max_queue_wait: Duration::from_secs(10), ..EngineConfig::default() }
 }
 
 impl Running {

@@ -157,7 +157,7 @@ async fn stream_sends_each_depth_then_a_final_message() {
 
 #[tokio::test]
 async fn a_cancelled_stream_frees_its_search_thread() {
-    let engine = EngineConfig { workers: 1, max_queue_wait: Duration::from_millis(300), ..small() };
+    let engine = EngineConfig { workers: 1, max_queue_wait: Duration::from_secs(3), ..small() };
     let (mut client, _stop) = start(engine).await;
     let long = proto::AnalyzeStreamRequest {
         position: Some(position("startpos")),
@@ -168,8 +168,9 @@ async fn a_cancelled_stream_frees_its_search_thread() {
     let _first = stream.message().await.unwrap();
     drop(stream);
     // With the only search thread released, the next request is admitted and answered
-    // (were it still held, the request would be refused once its 300 ms in the queue
-    // are over, long before the 8 s search ends).
+    // (were it still held, the request would be refused once its 3 s in the queue are
+    // over, long before the 8 s search ends; the wait leaves a loaded machine time to
+    // run the search thread, which then stops).
     let resp = client
         .analyze(proto::AnalyzeRequest {
             position: Some(position("startpos")),

@@ -472,7 +472,7 @@ async fn analyze_stream_sends_each_depth_then_a_final_message() {
 async fn a_cancelled_stream_frees_its_search_thread() {
     let engine = chuhe::engine::EngineConfig {
         workers: 1,
-        max_queue_wait: std::time::Duration::from_millis(300),
+        max_queue_wait: std::time::Duration::from_secs(3),
         ..common::server::small_engine()
     };
     let server = common::server::start(chuhe::service::server::ServerConfig { engine, ..Default::default() }).await;
@@ -494,8 +494,9 @@ async fn a_cancelled_stream_frees_its_search_thread() {
             ..Default::default()
         })
         .await;
-    // Were the thread still held, the request would be refused after its 300 ms in the
-    // queue, long before the 8 s search ends.
+    // Were the thread still held, the request would be refused after its 3 s in the
+    // queue, long before the 8 s search ends (the wait leaves a loaded machine time to
+    // run the search thread, which then stops).
     let resp = resp.unwrap_or_else(|e| panic!("not admitted: {e:?}")).into_inner();
     assert_eq!(resp.depth, 3);
 }
