@@ -28,7 +28,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "xiangqi")]
     pub variant: Variant,
     /// Hidden width H (a multiple of 16 up to 1024).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 64)]
     pub hidden: usize,
     /// Output buckets by material (1 to 16).
     #[arg(long, default_value_t = 8)]
@@ -37,13 +37,15 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Positions per step.
-    #[arg(long, default_value_t = 16384)]
+    #[arg(long, default_value_t = 8192)]
     pub batch: usize,
     /// Adam's initial step size (it falls along a cosine to a tenth).
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
-    /// The weight of the score in the target; the result has the rest.
-    #[arg(long, default_value_t = 0.75)]
+    /// The weight of the score in the target; the result has the rest (with a few
+    /// million positions the score alone teaches best: a result is shared by every
+    /// position of its game).
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f32,
     /// The logistic scale of the scores (centipawns); fitted to the data if not given.
     #[arg(long)]
@@ -60,9 +62,10 @@ pub struct TrainArgs {
     /// Positions whose score is further from zero than this are left out.
     #[arg(long, default_value_t = 3000)]
     pub max_score: i32,
-    /// Also train on each training position's mirror image between the wings (same
-    /// score, same result): twice the positions from the same games.
-    #[arg(long)]
+    /// Train only on the positions as played. By default each training position is
+    /// also trained on as its mirror image between the wings (same score, same
+    /// result): twice the positions from the same games, and a stronger net.
+    #[arg(long = "no-mirror", action = clap::ArgAction::SetFalse)]
     pub mirror: bool,
     /// Seed of the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]

@@ -47,19 +47,21 @@ fn datagen_and_train_make_a_net_the_engine_loads() {
     assert!(text.contains("epoch 2: training loss") && text.contains("quantised against float"), "{text}");
     let loaded = chuhe::search::nnue::Network::from_file(&net, chuhe::search::nnue::NetVariant::Xiangqi);
     assert!(loaded.is_ok(), "{:?}", loaded.err().map(|e| e.to_string()));
-    // With --mirror each training position is trained on twice (as itself and in the
-    // mirror); the held-out ones stay as they are.
-    let mirrored = dir.join("mirrored.nnue");
+    // Each training position is trained on twice (as itself and in the mirror) unless
+    // --no-mirror; the held-out ones stay as they are.
+    let unmirrored = dir.join("unmirrored.nnue");
     let small = ["--hidden", "16", "--buckets", "2", "--epochs", "1", "--validation", "2"];
-    let out = chuhe(&[&["train", data_s, "--mirror", "--out", mirrored.to_str().unwrap()][..], &small[..]].concat());
+    let out =
+        chuhe(&[&["train", data_s, "--no-mirror", "--out", unmirrored.to_str().unwrap()][..], &small[..]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let split = |text: &str| -> (usize, usize) {
         let line = text.lines().find(|l| l.contains(" training positions, ")).expect("the split line");
         let numbers: Vec<usize> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
         (numbers[0], numbers[1])
     };
-    let (plain, held_out) = split(&text);
-    assert_eq!(split(&String::from_utf8_lossy(&out.stdout)), (2 * plain, held_out), "{text}");
+    let (plain, held_out) = split(&String::from_utf8_lossy(&out.stdout));
+    assert!(plain > 0);
+    assert_eq!(split(&text), (2 * plain, held_out), "{text}");
     // The next generation plays with that net: the same games' openings, other moves
     // and scores. A net of another variant is refused, naming the file.
     let next = dir.join("next.bin");
