@@ -163,8 +163,8 @@ pub struct ServeArgs {
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
     /// The evaluation of Xiangqi and Janggi searches: `nnue` (the nets) or
-    /// `classical`. Unset: each variant's default, the net for Xiangqi and the classical
-    /// evaluation for Janggi (docs/engine.md).
+    /// `classical`. Unset: each variant's default, which is its net for both
+    /// (docs/engine.md).
     #[arg(long, env = "CHUHE_EVAL", value_enum)]
     eval: Option<EvalKind>,
     /// A Xiangqi net file to use instead of the embedded one.
