@@ -12,9 +12,12 @@ use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
 use chuhe::engine::{Engine, EngineConfig};
 use chuhe::game::{BoardGame, Variant};
-use chuhe::rules::types::{Move, MoveList};
+use chuhe::rules::types::Move;
 use chuhe::search::{Limits, Params};
 use criterion::{Criterion, criterion_group, criterion_main};
+
+#[path = "common/people.rs"]
+mod people;
 
 const PLIES: usize = 120;
 const NODES: u64 = 50_000;
@@ -27,33 +30,10 @@ fn engine() -> std::sync::Arc<Engine> {
 /// random legal move, so that some played moves are far from the audit's lines, as in
 /// games of people. The first seed whose game lasts 120 plies.
 fn game() -> Vec<Move> {
-    (1..).map(|seed| play(0x2545_F491_4F6C_DD1D ^ seed)).find(|moves| moves.len() == PLIES).expect("some game lasts")
-}
-
-fn play(mut seed: u64) -> Vec<Move> {
-    let engine = engine();
-    let mut game = BoardGame::startpos(Variant::Xiangqi);
-    let mut moves = Vec::new();
-    let params = Params { limits: Limits { nodes: Some(2_000), ..Limits::default() }, ..Params::default() };
-    while moves.len() < PLIES {
-        let mut legal = MoveList::new();
-        game.legal_moves(&mut legal);
-        if legal.is_empty() {
-            break;
-        }
-        let m = if moves.len() % 5 == 4 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            legal.as_slice()[(seed % legal.len() as u64) as usize]
-        } else {
-            let stop = AtomicBool::new(false);
-            engine.search(&game, &params, None, &stop, &mut |_| {}).best.unwrap_or(legal.as_slice()[0])
-        };
-        moves.push(m);
-        game.play_unchecked(m);
-    }
-    moves
+    (1..)
+        .map(|seed| people::play(&engine(), 0x2545_F491_4F6C_DD1D ^ seed, PLIES))
+        .find(|moves| moves.len() == PLIES)
+        .expect("some game lasts")
 }
 
 /// One plain search of `NODES` per ply, as Analyze would run them; the nodes searched.

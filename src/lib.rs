@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod engine;
+pub mod fairplay;
 pub mod fixed_list;
 pub mod game;
 pub mod notation;

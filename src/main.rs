@@ -9,6 +9,7 @@ use cli::analysis::{AnalyzeArgs, run_analyze};
 use cli::args::PositionArgs;
 use cli::audit::{AuditArgs, run_audit};
 use cli::datagen::{DatagenArgs, run_datagen};
+use cli::fairplay::{FairplayCommand, run_fairplay};
 use cli::matches::{MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
@@ -63,6 +64,12 @@ enum Command {
     },
     /// Search a position: best move, score, principal variation.
     Analyze(AnalyzeArgs),
+    /// Fair play over many games: calibrate a move-choice model on honest games, and
+    /// assess players against it.
+    Fairplay {
+        #[command(subcommand)]
+        command: FairplayCommand,
+    },
     /// Speak UCI on stdin/stdout.
     Uci {
         #[arg(long, default_value_t = 64)]
@@ -242,6 +249,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Analyze(args) => run_analyze(args),
         Command::Convert(args) => run_convert(args),
         Command::Audit(args) => run_audit(args),
+        Command::Fairplay { command } => run_fairplay(command),
         Command::Tune(args) => run_tune(args),
         Command::Label(args) => run_label(args),
         Command::Datagen(args) => run_datagen(args),

@@ -1,23 +1,8 @@
 //! AnalysisService: AuditGame and AuditGameStream, the evidence for a fair-play review
 //! of a Xiangqi or Janggi game.
 //!
-//! Each ply of an audited side past the book is searched in the position before it, at
-//! a fixed budget with `multipv` lines; the played move is scored from its line, or by a
-//! second search with the same budget restricted to it when it is not among the lines.
-//! Scores are from the mover's view; a mate in n moves counts as `MATE_CP` - n
-//! centipawns (being mated: its negative). From the best and the played score:
-//!
-//! - centipawn loss: best - played, at least 0, at most `CP_LOSS_CAP`;
-//! - win probability: `wp(cp) = 1 / (1 + exp(-``WP_SCALE`` * cp))` (the logistic
-//!   Lichess fits to chess games; it is used here unchanged, a Xiangqi soldier being
-//!   about 100 centipawns as a pawn is), and the loss `max(0, wp(best) - wp(played))`;
-//! - the class by centipawn loss: BEST (the engine's first line, or no loss),
-//!   EXCELLENT up to 20, GOOD up to 50, INACCURACY up to 100, MISTAKE up to 300,
-//!   BLUNDER above;
-//! - `forced`: one legal move, or the second line is a mate against the mover while
-//!   the first is not (only one move is not shown lost);
-//! - `decided`: the best score is beyond `DECIDED_CP` either way (a mate included);
-//! - `near_best`: the lines within `NEAR_BEST_CP` of the best (the best included).
+//! Each ply of an audited side past the book is judged by [`crate::fairplay::judge`]
+//! (its formulas: losses, classes, forced and decided plies).
 //!
 //! Forced and decided plies are reported but left out of the side's figures. A side's
 //! accuracy is the average over its counted plies of Lichess's per-move accuracy
@@ -41,8 +26,9 @@ use super::game::request_game;
 use super::proto;
 use super::searching::principal_variations;
 use crate::engine::{Engine, SearchStream};
+use crate::fairplay::judge::{Judgement, MoveClass, PlyEvidence, judge};
 use crate::game::{AnyGame, BoardGame};
-use crate::rules::types::{Color, Move, MoveList};
+use crate::rules::types::{Color, Move};
 use crate::search::tt::TranspositionTable;
 use crate::search::{self, Line, Params, Score};
 
@@ -56,16 +42,9 @@ pub const DEFAULT_MULTIPV: u32 = 3;
 pub const MAX_MULTIPV: u32 = 8;
 /// Size of an audit's private transposition table, in MiB.
 pub const HASH_MB: usize = 8;
-/// Largest centipawn loss reported.
-pub const CP_LOSS_CAP: i32 = 1000;
-/// A mate in n moves counts as `MATE_CP - n` centipawns.
-pub const MATE_CP: i32 = 10_000;
-/// Lines within this many centipawns of the best count in `near_best`.
-pub const NEAR_BEST_CP: i32 = 20;
-/// A best score beyond this (either way) marks a ply decided.
-pub const DECIDED_CP: i32 = 1000;
-/// The k of the win probability `1 / (1 + exp(-k * cp))`.
-pub const WP_SCALE: f64 = 0.003_682_08;
+pub use crate::fairplay::judge::{
+    CP_LOSS_CAP, DECIDED_CP, MATE_CP, NEAR_BEST_CP, WP_SCALE, centipawns, move_accuracy, win_probability,
+};
 
 /// A checked audit request: everything the searches need, nothing left to refuse.
 pub struct Audit {
@@ -165,37 +144,16 @@ pub fn audit_job(engine: &Engine, r: &proto::AuditGameRequest, limits: ContentLi
     })
 }
 
-/// A score in centipawns, a mate in n moves as `MATE_CP - n` (being mated: negative);
-/// scores won or lost by a rule rather than a mate stay below the mates.
-pub fn centipawns(s: Score) -> i32 {
-    match s {
-        Score::Centipawns(c) => c.clamp(-(MATE_CP - 1000), MATE_CP - 1000),
-        Score::Mate(n) if n > 0 => MATE_CP - n,
-        Score::Mate(n) => -(MATE_CP + n),
-    }
-}
-
-/// Win probability (0 to 1) of a score in centipawns.
-pub fn win_probability(cp: i32) -> f64 {
-    1.0 / (1.0 + (-WP_SCALE * f64::from(cp)).exp())
-}
-
-/// Lichess's accuracy of a move (0 to 100) from its win probability loss (0 to 1).
-pub fn move_accuracy(wp_loss: f64) -> f64 {
-    (103.1668 * (-0.04354 * wp_loss * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
-/// The class of a move by its centipawn loss (`first`: the engine's first line).
-pub fn classify(first: bool, cp_loss: u32) -> proto::AuditMoveClass {
-    use proto::AuditMoveClass as C;
-    match cp_loss {
-        _ if first => C::Best,
-        0 => C::Best,
-        1..=20 => C::Excellent,
-        21..=50 => C::Good,
-        51..=100 => C::Inaccuracy,
-        101..=300 => C::Mistake,
-        _ => C::Blunder,
+/// The API's class of a move class.
+pub fn proto_class(c: MoveClass) -> proto::AuditMoveClass {
+    use proto::AuditMoveClass as P;
+    match c {
+        MoveClass::Best => P::Best,
+        MoveClass::Excellent => P::Excellent,
+        MoveClass::Good => P::Good,
+        MoveClass::Inaccuracy => P::Inaccuracy,
+        MoveClass::Mistake => P::Mistake,
+        MoveClass::Blunder => P::Blunder,
     }
 }
 
@@ -212,71 +170,28 @@ fn lines(lines: &[Line]) -> Vec<proto::PrincipalVariation> {
     principal_variations(lines.iter().map(|l| (score(l.score), l.pv.iter().map(|m| m.to_string()).collect())))
 }
 
-/// Judges the move `played`, the `index`th of the game, in `game` (the position before
-/// it). `None` when the stop flag cut a search short.
-fn judge(
-    engine: &Engine,
-    tt: &TranspositionTable,
-    audit: &Audit,
-    game: &BoardGame,
-    (index, played): (usize, Move),
-    stop: &AtomicBool,
-) -> Option<proto::AuditPly> {
-    tt.clear();
-    let mut legal = MoveList::new();
-    game.legal_moves(&mut legal);
-    let main = engine.search_with(tt, game, &audit.params, audit.budget, stop, &mut |_| {});
-    if stop.load(Ordering::Relaxed) {
-        return None;
+/// A ply's evidence as the API gives it.
+pub fn audit_ply(e: &PlyEvidence, clock_ms: u32) -> proto::AuditPly {
+    proto::AuditPly {
+        move_index: e.index as u32,
+        mover: proto::Player::from(e.mover) as i32,
+        played_move: e.played.to_string(),
+        best_move: e.best.to_string(),
+        best_score: Some(score(e.best_score)),
+        played_score: Some(score(e.played_score)),
+        played_rank: e.played_rank.unwrap_or(0) as u32,
+        cp_loss: e.cp_loss(),
+        win_probability_loss: e.wp_loss(),
+        class: proto_class(e.class()) as i32,
+        forced: e.forced(),
+        decided: e.decided(),
+        near_best: e.near_best() as u32,
+        lines: lines(&e.lines),
+        depth: e.depth,
+        nodes: e.nodes,
+        clock_ms,
+        legal_moves: e.legal_moves as u32,
     }
-    let found = &main.report.lines;
-    let best_move = main.best.unwrap_or(played);
-    let rank = found.iter().position(|l| l.pv.first() == Some(&played)).map(|i| i + 1);
-    let best_score = found.first().map(|l| l.score);
-    let mut nodes = main.report.nodes;
-    let played_score = match rank {
-        Some(r) => found.get(r - 1).map(|l| l.score),
-        None => {
-            let only = Params { multipv: 1, search_moves: vec![played], ..audit.params.clone() };
-            let alone = engine.search_with(tt, game, &only, audit.budget, stop, &mut |_| {});
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            nodes += alone.report.nodes;
-            alone.report.lines.first().filter(|l| l.pv.first() == Some(&played)).map(|l| l.score)
-        }
-    };
-    // Without a line for either (a move the search does not list), the move is taken to
-    // cost nothing.
-    let best_score = best_score.or(played_score).unwrap_or(Score::Centipawns(0));
-    let played_score = played_score.unwrap_or(best_score);
-    let best_cp = centipawns(best_score);
-    let played_cp = centipawns(played_score);
-    let cp_loss = (best_cp - played_cp).clamp(0, CP_LOSS_CAP) as u32;
-    let wp_loss = (win_probability(best_cp) - win_probability(played_cp)).max(0.0);
-    let mated = |s: Score| matches!(s, Score::Mate(n) if n <= 0);
-    let only_one_survives = found.len() >= 2 && !mated(found[0].score) && found.get(1).is_some_and(|l| mated(l.score));
-    let near_best = found.iter().filter(|l| best_cp - centipawns(l.score) <= NEAR_BEST_CP).count().max(1);
-    let first = rank == Some(1) || best_move == played;
-    Some(proto::AuditPly {
-        move_index: index as u32,
-        mover: proto::Player::from(game.turn()) as i32,
-        played_move: played.to_string(),
-        best_move: best_move.to_string(),
-        best_score: Some(score(best_score)),
-        played_score: Some(score(played_score)),
-        played_rank: rank.unwrap_or(0) as u32,
-        cp_loss,
-        win_probability_loss: wp_loss,
-        class: classify(first, cp_loss) as i32,
-        forced: legal.len() == 1 || only_one_survives,
-        decided: best_cp.abs() > DECIDED_CP,
-        near_best: near_best as u32,
-        lines: lines(found),
-        depth: main.report.depth,
-        nodes,
-        clock_ms: audit.clock_ms.get(index).copied().unwrap_or(0),
-    })
 }
 
 /// One side's figures, gathered ply by ply.
@@ -417,6 +332,7 @@ pub fn run(
     let mut game = audit.start.clone();
     let mut nodes = 0;
     let with_clock = !audit.clock_ms.is_empty();
+    let judgement = Judgement { engine, tt: &tt, params: &audit.params, budget: audit.budget, stop };
     for (index, &m) in audit.moves.iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -426,7 +342,8 @@ pub fn run(
             if index < audit.book_plies {
                 tallies[mover].book += 1;
             } else {
-                let Some(ply) = judge(engine, &tt, audit, &game, (index, m), stop) else { break };
+                let Some(evidence) = judge(&judgement, &game, index, m) else { break };
+                let ply = audit_ply(&evidence, audit.clock_ms.get(index).copied().unwrap_or(0));
                 metrics::counter!("chuhe_audit_plies_total").increment(1);
                 nodes += ply.nodes;
                 tallies[mover].add(&ply, with_clock);
@@ -503,45 +420,6 @@ pub async fn audit_game_stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mates_rank_above_every_centipawn_score() {
-        assert_eq!(centipawns(Score::Mate(3)), 9_997);
-        assert_eq!(centipawns(Score::Mate(-2)), -9_998);
-        assert_eq!(centipawns(Score::Mate(0)), -MATE_CP);
-        assert_eq!(centipawns(Score::Centipawns(19_990)), 9_000);
-        assert!(centipawns(Score::Mate(40)) > centipawns(Score::Centipawns(30_000)));
-    }
-
-    #[test]
-    fn win_probability_and_accuracy_follow_their_formulas() {
-        assert!((win_probability(0) - 0.5).abs() < 1e-12);
-        assert!((win_probability(300) + win_probability(-300) - 1.0).abs() < 1e-12);
-        assert!((move_accuracy(0.0) - 99.9999).abs() < 1e-3);
-        assert_eq!(move_accuracy(1.0), 0.0);
-        assert!(move_accuracy(0.1) < move_accuracy(0.05));
-    }
-
-    #[test]
-    fn classes_follow_the_thresholds() {
-        use proto::AuditMoveClass as C;
-        let got: Vec<C> = [0, 1, 20, 21, 50, 51, 100, 101, 300, 301, 1000].map(|l| classify(false, l)).to_vec();
-        let want = [
-            C::Best,
-            C::Excellent,
-            C::Excellent,
-            C::Good,
-            C::Good,
-            C::Inaccuracy,
-            C::Inaccuracy,
-            C::Mistake,
-            C::Mistake,
-            C::Blunder,
-            C::Blunder,
-        ];
-        assert_eq!(got, want);
-        assert_eq!(classify(true, 40), C::Best);
-    }
 
     #[test]
     fn correlation_needs_three_varying_pairs() {

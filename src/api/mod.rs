@@ -11,6 +11,8 @@ pub mod audit;
 pub mod convert;
 /// The API's errors, independent of any transport.
 pub mod error;
+/// AssessPlayer and the server's fair-play models.
+pub mod fairplay;
 /// A request's game of any variant, the one place a request is routed by its variant.
 pub mod game;
 /// NotationService: move conversion and game records.

@@ -12,6 +12,8 @@ pub mod args;
 pub mod audit;
 /// `chuhe datagen`: self-play training data for the learned evaluation.
 pub mod datagen;
+/// `chuhe fairplay`: calibrate a fair-play model, assess players.
+pub mod fairplay;
 /// `chuhe match`: engines against each other.
 pub mod matches;
 /// `chuhe moves`, `convert`, `adjudicate` and the other rules commands.

@@ -101,6 +101,14 @@ pub struct ServeArgs {
     /// Seconds between looks at the API keys file; a changed file is loaded again.
     #[arg(long, env = "CHUHE_API_KEYS_RELOAD_S", default_value_t = 10)]
     api_keys_reload_s: u64,
+    /// A fair-play model (`chuhe fairplay calibrate`) AssessPlayer assesses with; one
+    /// per variant, repeatable. A file that does not read stops the start.
+    #[arg(long)]
+    fairplay_model: Vec<std::path::PathBuf>,
+    /// Seconds between looks at the model files; a changed file is loaded again (one
+    /// that does not read leaves the model in use).
+    #[arg(long, default_value_t = 10)]
+    fairplay_reload_s: u64,
     /// The longest a refusal over a tenant's quota is held back, in milliseconds: as
     /// long as the call would have waited in line for its quota, so that a client
     /// retrying at once is slowed to its quota's pace (0: refuse at once).
@@ -364,6 +372,8 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             ..EngineConfig::default()
         },
         analysis_cache,
+        fairplay_models: args.fairplay_model.clone(),
+        fairplay_reload_interval: Duration::from_secs(args.fairplay_reload_s.max(1)),
     };
     let runtime = runtime(None).map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
     let served = runtime.block_on(async move {

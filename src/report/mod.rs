@@ -10,6 +10,7 @@
 
 pub mod board;
 pub mod escape;
+pub mod fairplay;
 pub mod graph;
 pub mod page;
 pub mod palette;

@@ -7,8 +7,9 @@ use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
 use crate::api::convert::ContentLimits;
+use crate::api::fairplay::Models;
 use crate::api::proto::{self, analysis_service_server::AnalysisService};
-use crate::api::{analysis, audit};
+use crate::api::{analysis, audit, fairplay};
 use crate::engine::{Deadline, Engine};
 
 /// AnalysisService: each RPC runs its API function on the engine.
@@ -17,6 +18,8 @@ pub struct Analysis {
     pub engine: Arc<Engine>,
     /// The limits of request contents.
     pub limits: ContentLimits,
+    /// The fair-play models AssessPlayer assesses with.
+    pub models: Arc<Models>,
 }
 
 /// The call's deadline, from its arrival (set by the middleware), or from now with the
@@ -32,6 +35,10 @@ fn client_timeout<T>(req: &Request<T>) -> Option<Deadline> {
 /// The messages of AnalyzeStream as tonic sends them; dropping it stops the search.
 pub type ProgressStream =
     std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<proto::AnalyzeStreamResponse, Status>> + Send>>;
+
+/// The messages of AssessPlayer as tonic sends them; dropping it stops the searches.
+pub type AssessStream =
+    std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<proto::AssessPlayerResponse, Status>> + Send>>;
 
 /// The messages of AuditGameStream as tonic sends them; dropping it stops the audit.
 pub type AuditStream =
@@ -85,6 +92,16 @@ impl AnalysisService for Analysis {
         request: Request<proto::AuditGameStreamRequest>,
     ) -> Result<Response<AuditStream>, Status> {
         let stream = audit::audit_game_stream(&self.engine, request.get_ref(), self.limits).await?;
+        Ok(Response::new(Box::pin(stream.map(Ok))))
+    }
+
+    type AssessPlayerStream = AssessStream;
+
+    async fn assess_player(
+        &self,
+        request: Request<proto::AssessPlayerRequest>,
+    ) -> Result<Response<AssessStream>, Status> {
+        let stream = fairplay::assess_player(&self.engine, &self.models, request.get_ref(), self.limits).await?;
         Ok(Response::new(Box::pin(stream.map(Ok))))
     }
 }

@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -16,6 +17,7 @@ use super::notation::Notations;
 use super::rules::RulesServer;
 use super::tls::{TlsAcceptor, TlsFiles};
 use crate::api::convert::ContentLimits;
+use crate::api::fairplay::Models;
 use crate::api::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
@@ -67,6 +69,10 @@ pub struct ServerConfig {
     /// Where finished searches are kept to answer the same question again. The
     /// library's default is none; `chuhe serve` keeps them in its memory.
     pub analysis_cache: StoreConfig,
+    /// The fair-play model files AssessPlayer assesses with (one per variant).
+    pub fairplay_models: Vec<PathBuf>,
+    /// How often the model files are looked at for a change.
+    pub fairplay_reload_interval: Duration,
 }
 
 impl Default for ServerConfig {
@@ -89,6 +95,8 @@ impl Default for ServerConfig {
             reflection: Reflection::default(),
             engine: EngineConfig::default(),
             analysis_cache: StoreConfig::off(),
+            fairplay_models: Vec::new(),
+            fairplay_reload_interval: Duration::from_secs(10),
         }
     }
 }
@@ -148,7 +156,14 @@ pub async fn serve(
 
     let store = AnalysisStore::open(&config.analysis_cache)?;
     let engine = Engine::with_store(config.engine.clone(), store);
-    let analysis = AnalysisServiceServer::new(Analysis { engine, limits })
+    let models = Arc::new(Models::open(&config.fairplay_models)?);
+    let models_reload = (!config.fairplay_models.is_empty()).then(|| {
+        let models = models.clone();
+        super::every(config.fairplay_reload_interval, move || {
+            models.reload_if_changed();
+        })
+    });
+    let analysis = AnalysisServiceServer::new(Analysis { engine, limits, models })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
 
@@ -212,7 +227,7 @@ pub async fn serve(
         tokio::time::sleep(drain).await;
     };
     connections.accept(listener, stop_accepting).await;
-    for reload in [reload, keys_reload].into_iter().flatten() {
+    for reload in [reload, keys_reload, models_reload].into_iter().flatten() {
         reload.abort();
     }
     // The listener is closed: new clients are refused instead of waiting.

@@ -11,8 +11,12 @@ use crate::common::doc_pages::{DocCommand, commands, pages};
 /// Commands that answer at once from a position, so the tests run them as written.
 const QUICK: &[&str] = &["perft", "moves", "adjudicate", "convert", "analyze", "audit"];
 
+/// Commands whose own commands take the flags (`chuhe fairplay calibrate ...`).
+const NESTED: &[&str] = &["fairplay"];
+
 fn help(command: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args([command, "--help"]).output().expect("run chuhe");
+    let words: Vec<&str> = command.split(' ').chain(["--help"]).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe")).args(&words).output().expect("run chuhe");
     assert!(out.status.success(), "chuhe {command} --help: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("UTF-8 help")
 }
@@ -37,8 +41,9 @@ fn listed_flags(help: &str) -> Vec<String> {
         .collect()
 }
 
-/// A page's command as `chuhe` sees it: its command and its arguments, up to a pipe or
-/// `&`. `cargo run ... -- ARGS` is `chuhe ARGS`; no command is `serve`.
+/// A page's command as `chuhe` sees it: its command (with its own command, for the
+/// [`NESTED`] ones) and its arguments, up to a pipe or `&`. `cargo run ... -- ARGS` is
+/// `chuhe ARGS`; no command is `serve`.
 fn chuhe_arguments(command: &DocCommand) -> Option<(String, Vec<String>)> {
     let words = &command.words;
     let rest: &[String] = match words[0].as_str() {
@@ -51,6 +56,9 @@ fn chuhe_arguments(command: &DocCommand) -> Option<(String, Vec<String>)> {
     let rest: Vec<String> =
         rest.iter().take_while(|w| !["|", "&", "&&", ";", ">"].contains(&w.as_str())).cloned().collect();
     match rest.first() {
+        Some(first) if NESTED.contains(&first.as_str()) && rest.len() > 1 => {
+            Some((format!("{first} {}", rest[1]), rest[2..].to_vec()))
+        }
         Some(first) if !first.starts_with('-') => Some((first.clone(), rest[1..].to_vec())),
         _ => Some(("serve".to_string(), rest)),
     }

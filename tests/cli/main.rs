@@ -11,6 +11,7 @@ mod audit_page;
 mod browser;
 mod commands;
 mod doc_commands;
+mod fairplay;
 mod janggi;
 mod janggi_match;
 mod selfplay;

@@ -14,6 +14,7 @@ mod api_keys;
 mod audit;
 mod deploy;
 mod evaluation;
+mod fairplay;
 mod game_length_limits;
 mod ghz_configs;
 mod hardening;
