@@ -10,7 +10,7 @@ use cli::args::PositionArgs;
 use cli::audit::{AuditArgs, run_audit};
 use cli::datagen::{DatagenArgs, run_datagen};
 use cli::fairplay::{FairplayCommand, run_fairplay};
-use cli::matches::{MatchSettings, parse_ranks, run_match};
+use cli::matches::{Contestant, MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
 use cli::train::{TrainArgs, run_train};
@@ -121,7 +121,7 @@ enum Command {
         /// games), for varied games to tune on.
         #[arg(long)]
         random_openings: Option<usize>,
-        /// The seed of `--random-openings`.
+        /// The seed of `--random-openings` and of the draws of assisted moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Games longer than this many plies are drawn.
@@ -145,6 +145,41 @@ enum Command {
         /// options set the variant, e.g. `--option-b UCI_Variant=janggicasual`).
         #[arg(long)]
         janggi: bool,
+        /// A's name in the records.
+        #[arg(long, default_value = "A")]
+        name_a: String,
+        /// B's name in the records.
+        #[arg(long, default_value = "B")]
+        name_b: String,
+        /// A's rating in the records (`RedElo`/`BlackElo`).
+        #[arg(long)]
+        elo_a: Option<u32>,
+        /// B's rating in the records.
+        #[arg(long)]
+        elo_b: Option<u32>,
+        /// An assistant for A: an engine command whose first choice A plays on
+        /// `--assist-share-a` of its moves (which moves is drawn from `--seed`). An
+        /// assisted player, for measuring fair-play detection.
+        #[arg(long)]
+        assist_a: Option<String>,
+        /// An assistant for B.
+        #[arg(long)]
+        assist_b: Option<String>,
+        /// The share of A's moves its assistant chooses, 0 to 1.
+        #[arg(long, default_value_t = 1.0, requires = "assist_a")]
+        assist_share_a: f64,
+        /// The share of B's moves its assistant chooses, 0 to 1.
+        #[arg(long, default_value_t = 1.0, requires = "assist_b")]
+        assist_share_b: f64,
+        /// The assistants' time per move in milliseconds.
+        #[arg(long, default_value_t = 100)]
+        assist_movetime: u64,
+        /// The assistants' nodes per move instead of a time.
+        #[arg(long)]
+        assist_nodes: Option<u64>,
+        /// UCI options for the assistants, `Name=Value`, repeatable.
+        #[arg(long)]
+        assist_option: Vec<String>,
     },
     /// Judge a game record: the result and the rule that decided it.
     Adjudicate {
@@ -228,6 +263,17 @@ fn run(cli: Cli) -> Result<(), Failure> {
             sprt,
             pgn,
             janggi,
+            name_a,
+            name_b,
+            elo_a,
+            elo_b,
+            assist_a,
+            assist_b,
+            assist_share_a,
+            assist_share_b,
+            assist_movetime,
+            assist_nodes,
+            assist_option,
         } => {
             use chuhe::selfplay::Budget;
             let budget = match (nodes, tc) {
@@ -238,9 +284,38 @@ fn run(cli: Cli) -> Result<(), Failure> {
             };
             let budget_b = nodes_b.map(Budget::Nodes).or(movetime_b.map(Budget::Movetime));
             let random_openings = random_openings.map(|plies| (plies, seed));
-            let settings =
-                MatchSettings { games, budget, budget_b, openings, random_openings, max_plies, sprt, pgn, janggi };
-            run_match((&engine_a, &option_a, ranks_a), (&engine_b, &option_b, ranks_b), &settings)
+            let assist_budget = assist_nodes.map_or(Budget::Movetime(assist_movetime), Budget::Nodes);
+            let settings = MatchSettings {
+                games,
+                budget,
+                budget_b,
+                openings,
+                random_openings,
+                max_plies,
+                sprt,
+                pgn,
+                janggi,
+                assist_budget,
+                assist_options: assist_option,
+                seed,
+            };
+            let a = Contestant {
+                command: engine_a,
+                options: option_a,
+                ranks: ranks_a,
+                name: name_a,
+                rating: elo_a,
+                assist: assist_a.map(|c| (c, assist_share_a)),
+            };
+            let b = Contestant {
+                command: engine_b,
+                options: option_b,
+                ranks: ranks_b,
+                name: name_b,
+                rating: elo_b,
+                assist: assist_b.map(|c| (c, assist_share_b)),
+            };
+            run_match(&a, &b, &settings)
         }
         Command::Uci { hash_mb, threads } => {
             chuhe::uci::run(std::io::stdin().lock(), std::io::stdout(), hash_mb, threads);

@@ -287,17 +287,34 @@ pub fn play_recorded<P: BoardPosition + RecordedPosition>(
     }
 }
 
-/// One game as a PGN-style record (ICCS moves, ranks from 0).
-pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, reason: &str, moves: &[Move]) -> String {
-    game_record_from(START_FEN, round, red, black, verdict_red, reason, moves)
+/// A side's player as a record names it: a name, and a rating when one is given.
+#[derive(Clone, Copy, Debug)]
+pub struct Seat<'a> {
+    /// The name (`[Red]`, `[Black]`).
+    pub name: &'a str,
+    /// The rating (`[RedElo]`, `[BlackElo]`).
+    pub rating: Option<u32>,
 }
 
-/// [`game_record`] of a game from `start_fen` (a pass is written `pass`).
+impl<'a> Seat<'a> {
+    /// A player known by name only.
+    pub fn named(name: &'a str) -> Seat<'a> {
+        Seat { name, rating: None }
+    }
+}
+
+/// One game as a PGN-style record (ICCS moves, ranks from 0).
+pub fn game_record(round: usize, red: &str, black: &str, verdict_red: Verdict, reason: &str, moves: &[Move]) -> String {
+    game_record_from(START_FEN, round, Seat::named(red), Seat::named(black), verdict_red, reason, moves)
+}
+
+/// [`game_record`] of a game from `start_fen` (a pass is written `pass`), with the
+/// players' ratings when they are given.
 pub fn game_record_from(
     start_fen: &str,
     round: usize,
-    red: &str,
-    black: &str,
+    red: Seat,
+    black: Seat,
     verdict_red: Verdict,
     reason: &str,
     moves: &[Move],
@@ -307,9 +324,16 @@ pub fn game_record_from(
         Verdict::Draw => "1/2-1/2",
         Verdict::BWins => "0-1",
     };
-    let mut text = format!(
-        "[Event \"chuhe match\"]\n[Round \"{round}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n\
-         [Result \"{result}\"]\n[Termination \"{}\"]\n[FEN \"{start_fen}\"]\n[Format \"ICCS\"]\n\n",
+    let (red_name, black_name) = (red.name.replace('"', "'"), black.name.replace('"', "'"));
+    let mut text =
+        format!("[Event \"chuhe match\"]\n[Round \"{round}\"]\n[Red \"{red_name}\"]\n[Black \"{black_name}\"]\n");
+    for (tag, rating) in [("RedElo", red.rating), ("BlackElo", black.rating)] {
+        if let Some(rating) = rating {
+            text += &format!("[{tag} \"{rating}\"]\n");
+        }
+    }
+    text += &format!(
+        "[Result \"{result}\"]\n[Termination \"{}\"]\n[FEN \"{start_fen}\"]\n[Format \"ICCS\"]\n\n",
         reason.replace('"', "'")
     );
     let mut line = String::new();
@@ -341,7 +365,7 @@ fn game_from<P: RecordedPosition<Move = Move>>(start: P, moves: &[&str]) -> Reco
 }
 
 mod uci_engine;
-pub use uci_engine::{Engine, EngineConfig, EngineScore, Ranks};
+pub use uci_engine::{Assist, Engine, EngineConfig, EngineScore, Ranks};
 
 mod openings;
 pub use openings::{random_openings, read_openings};

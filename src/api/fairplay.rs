@@ -12,7 +12,7 @@ use crate::engine::{Engine, SearchStream};
 use crate::fairplay::assess::{self, Assessment, BANDS, MIN_POSITIONS, STATEMENT, Verdict, threshold_p};
 use crate::fairplay::games::{ScreenedGame, Source, read_games};
 use crate::fairplay::judge::PlyEvidence;
-use crate::fairplay::model::Model;
+use crate::fairplay::model::{Model, Settings};
 use crate::fairplay::screen::{Judging, judge_games};
 use crate::fairplay::statistics::Zs;
 use crate::game::{AnyGame, BoardGame, Variant};
@@ -183,11 +183,10 @@ fn domain_score(s: Option<&proto::Score>) -> Option<Score> {
 }
 
 /// Checks that an audit was made with the model's settings.
-fn check_audit_settings(audit: &proto::AuditGameResponse, model: &Model, field: &str) -> Result<(), Error> {
+fn check_audit_settings(audit: &proto::AuditGameResponse, s: &Settings, field: &str) -> Result<(), Error> {
     let p = audit.summary.as_ref().and_then(|s| s.parameters.as_ref()).ok_or_else(|| {
         bad_request(format!("{field}.summary.parameters"), "an audit names the parameters it was made with")
     })?;
-    let s = &model.settings;
     let rule_set = proto::RuleSet::try_from(p.rule_set)
         .ok()
         .and_then(convert::rule_set_of)
@@ -205,7 +204,7 @@ fn check_audit_settings(audit: &proto::AuditGameResponse, model: &Model, field: 
         if got != want {
             return Err(bad_request(
                 format!("{field}.summary.parameters.{name}"),
-                format!("the audit was made with {name} {got}; the model's is {want}"),
+                format!("the audit was made with {name} {got}; the judging's is {want}"),
             ));
         }
     }
@@ -279,10 +278,11 @@ pub fn audit_evidence(
     Ok(out)
 }
 
-/// The games of a request, each checked, with their audits' evidence.
+/// The games of a request, each checked, with their audits' evidence (audits made
+/// with `settings`, a model's or a calibration's).
 pub fn request_games(
     games: &[proto::FairPlayGame],
-    model: &Model,
+    settings: &Settings,
     judging: &Judging,
     limits: ContentLimits,
 ) -> Result<Vec<ScreenedGame>, Error> {
@@ -330,7 +330,7 @@ pub fn request_games(
         }
         let audit =
             g.audit.as_ref().ok_or_else(|| bad_request(format!("{field}.audit"), "a position comes with its audit"))?;
-        check_audit_settings(audit, model, &format!("{field}.audit"))?;
+        check_audit_settings(audit, settings, &format!("{field}.audit"))?;
         let evidence = audit_evidence(audit, &start, &moves, &format!("{field}.audit"))?;
         out.push(ScreenedGame {
             source: Source { file: field, game: 1 },
@@ -348,6 +348,39 @@ pub fn request_games(
         return Err(bad_request("games", format!("{} games: at most {MAX_GAMES} a call", out.len())));
     }
     Ok(out)
+}
+
+/// A game audited as AuditGame audits it with the judging's settings (both sides, on
+/// the calling thread), ready to be passed back as a [`proto::FairPlayGame`]: the
+/// audit made once, assessed again under other models or groupings without a search.
+pub fn audited_game(engine: &Engine, game: &ScreenedGame, judging: &Judging) -> Result<proto::FairPlayGame, Error> {
+    let position = proto::Position {
+        variant: convert::proto_variant(game.start.variant()) as i32,
+        fen: game.start.fen(),
+        moves: game.moves.iter().map(|m| m.to_string()).collect(),
+        ..Default::default()
+    };
+    let request = proto::AuditGameRequest {
+        position: Some(position.clone()),
+        rule_set: convert::proto_rule_set(judging.rules) as i32,
+        nodes_per_ply: judging.nodes,
+        multipv: judging.multipv,
+        book_plies: judging.book_plies,
+        ..Default::default()
+    };
+    let limits = ContentLimits { max_game_plies: usize::MAX };
+    let audit = super::audit::audit_here(engine, &request, limits, &mut |_| {})?;
+    let [red, black] = game.players.clone();
+    let [red_rating, black_rating] = game.ratings.map(|r| r.unwrap_or(0.0));
+    Ok(proto::FairPlayGame {
+        position: Some(position),
+        red,
+        black,
+        red_rating,
+        black_rating,
+        audit: Some(audit),
+        ..Default::default()
+    })
 }
 
 /// The assessment request in the domain's terms, checked.
@@ -395,7 +428,7 @@ pub async fn assess_player(
         ))
     })?;
     let request = assess_request(r)?;
-    let mut games = request_games(&r.games, &model, &judging, limits)?;
+    let mut games = request_games(&r.games, &model.settings, &judging, limits)?;
     assess::check(&games, &request)
         .map_err(|e| bad_request(if request.player.is_some() { "player" } else { "games" }, e.to_string()))?;
     let (player, family_size, rating) = (request.player.map(str::to_string), request.family_size, request.rating);

@@ -12,7 +12,7 @@ use chuhe::engine::{Engine, EngineConfig};
 use chuhe::fairplay::assess::{self, Assessment};
 use chuhe::fairplay::calibrate::calibrate;
 use chuhe::fairplay::games::{ScreenedGame, read_games};
-use chuhe::fairplay::model::Model;
+use chuhe::fairplay::model::{Model, Settings};
 use chuhe::fairplay::screen::{DEFAULT_BOOK_PLIES, DEFAULT_MULTIPV, DEFAULT_NODES, Judging, judge_games};
 use chuhe::fairplay::sides::color_index;
 use chuhe::game::{RuleSet, Variant};
@@ -27,17 +27,14 @@ pub enum FairplayCommand {
     Calibrate(CalibrateArgs),
     /// Assess players over their games against a model.
     Assess(AssessArgs),
+    /// Audit games once and write them as AssessPlayer's games (one JSON object a
+    /// line), to calibrate and assess from without searching again.
+    Screen(ScreenArgs),
 }
 
 #[derive(clap::Args)]
-/// The arguments of `chuhe fairplay calibrate`.
-pub struct CalibrateArgs {
-    /// Files of game records (many records to a file; `.gib` files are Janggi).
-    #[arg(long, num_args = 1.., required = true)]
-    games: Vec<PathBuf>,
-    /// Where to write the model (JSON).
-    #[arg(long)]
-    out: PathBuf,
+/// How plies are judged: the settings a model records.
+pub struct JudgingArgs {
     /// The games' variant.
     #[arg(long, value_enum, default_value_t = Variant::Xiangqi)]
     variant: Variant,
@@ -53,6 +50,66 @@ pub struct CalibrateArgs {
     /// Plies at the start of each game not judged (the opening book).
     #[arg(long, default_value_t = DEFAULT_BOOK_PLIES)]
     book: u32,
+}
+
+impl JudgingArgs {
+    fn judging(&self) -> Result<Judging, Failure> {
+        if self.variant == Variant::ThreeKingdoms {
+            return Err(Failure::Message("fair-play models serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move".into()));
+        }
+        let rules = match self.rules {
+            Some(r) => r.for_variant(self.variant).map_err(|e| Failure::Message(e.to_string()))?,
+            None => RuleSet::default_for(self.variant),
+        };
+        if self.nodes == 0
+            || self.nodes > chuhe::api::audit::MAX_NODES_PER_PLY
+            || self.multipv == 0
+            || self.multipv > chuhe::api::audit::MAX_MULTIPV
+        {
+            return Err(Failure::Message(format!(
+                "--nodes 1 to {}, --multipv 1 to {}",
+                chuhe::api::audit::MAX_NODES_PER_PLY,
+                chuhe::api::audit::MAX_MULTIPV
+            )));
+        }
+        Ok(Judging { rules, nodes: self.nodes, multipv: self.multipv, book_plies: self.book })
+    }
+}
+
+#[derive(clap::Args)]
+/// The arguments of `chuhe fairplay screen`.
+pub struct ScreenArgs {
+    /// Files of game records (many records to a file; `.gib` files are Janggi).
+    #[arg(long, num_args = 1.., required = true)]
+    games: Vec<PathBuf>,
+    /// Where to write the audited games (JSON lines).
+    #[arg(long)]
+    out: PathBuf,
+    /// Judge with this model's settings instead of the flags'.
+    #[arg(long)]
+    model: Option<PathBuf>,
+    #[command(flatten)]
+    judging: JudgingArgs,
+    /// Threads auditing games at once.
+    #[arg(long, default_value_t = chuhe::engine::default_search_workers())]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+/// The arguments of `chuhe fairplay calibrate`.
+pub struct CalibrateArgs {
+    /// Files of game records (many records to a file; `.gib` files are Janggi).
+    #[arg(long, num_args = 1..)]
+    games: Vec<PathBuf>,
+    /// Files of games already audited with these settings (`chuhe fairplay screen`),
+    /// one JSON object a line; they are not searched again.
+    #[arg(long, num_args = 1..)]
+    audits: Vec<PathBuf>,
+    /// Where to write the model (JSON).
+    #[arg(long)]
+    out: PathBuf,
+    #[command(flatten)]
+    judging: JudgingArgs,
     /// Threads judging plies at once.
     #[arg(long, default_value_t = chuhe::engine::default_search_workers())]
     threads: usize,
@@ -129,23 +186,18 @@ pub fn run_fairplay(command: FairplayCommand) -> Result<(), Failure> {
     match command {
         FairplayCommand::Calibrate(args) => run_calibrate(args),
         FairplayCommand::Assess(args) => run_assess(args),
+        FairplayCommand::Screen(args) => run_screen(args),
     }
 }
 
 fn run_calibrate(args: CalibrateArgs) -> Result<(), Failure> {
-    if args.variant == Variant::ThreeKingdoms {
-        return Err(Failure::Message("fair-play models serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move".into()));
+    let judging = args.judging.judging()?;
+    if args.games.is_empty() && args.audits.is_empty() {
+        return Err(Failure::Message("give --games or --audits".into()));
     }
-    let rules = match args.rules {
-        Some(r) => r.for_variant(args.variant).map_err(|e| Failure::Message(e.to_string()))?,
-        None => RuleSet::default_for(args.variant),
-    };
-    if args.nodes == 0 || args.multipv == 0 || args.multipv > chuhe::api::audit::MAX_MULTIPV {
-        return Err(Failure::Message(format!("--nodes at least 1, --multipv 1 to {}", chuhe::api::audit::MAX_MULTIPV)));
-    }
-    let mut games = read_all(&args.games, rules)?;
     let engine = engine();
-    let judging = Judging { rules, nodes: args.nodes, multipv: args.multipv, book_plies: args.book };
+    let mut games = read_all(&args.games, judging.rules)?;
+    games.extend(read_audits(&args.audits, &judging.settings(&engine), &judging)?);
     let total = games.len();
     let stop = AtomicBool::new(false);
     judge_games(&engine, &judging.screening(&engine, args.threads), &mut games, &|_, _| true, &stop, &|_, done| {
@@ -174,7 +226,7 @@ fn run_calibrate(args: CalibrateArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn read_audits(paths: &[PathBuf], model: &Model, judging: &Judging) -> Result<Vec<ScreenedGame>, Failure> {
+fn read_audits(paths: &[PathBuf], settings: &Settings, judging: &Judging) -> Result<Vec<ScreenedGame>, Failure> {
     let mut games = Vec::new();
     for path in paths {
         let text = read_text(path)?;
@@ -186,7 +238,7 @@ fn read_audits(paths: &[PathBuf], model: &Model, judging: &Judging) -> Result<Ve
         }
         for (i, game) in lines {
             let limits = ContentLimits { max_game_plies: usize::MAX };
-            let mut read = request_games(std::slice::from_ref(&game), model, judging, limits)
+            let mut read = request_games(std::slice::from_ref(&game), settings, judging, limits)
                 .map_err(|e| Failure::Message(format!("{} line {}: {}", path.display(), i + 1, e)))?;
             for g in &mut read {
                 g.source.file = path.display().to_string();
@@ -216,7 +268,7 @@ fn run_assess(args: AssessArgs) -> Result<(), Failure> {
     };
     let domain = assess_request(&request).map_err(api_failure)?;
     let mut games = read_all(&args.games, judging.rules)?;
-    games.extend(read_audits(&args.audits, &model, &judging)?);
+    games.extend(read_audits(&args.audits, &model.settings, &judging)?);
     assess::check(&games, &domain).map_err(|e| Failure::Message(e.to_string()))?;
     let total = games.len();
     let stop = AtomicBool::new(false);
@@ -236,6 +288,49 @@ fn run_assess(args: AssessArgs) -> Result<(), Failure> {
         let page = chuhe::report::fairplay::render(&assessment_message(a), &model);
         std::fs::write(path, page).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
     }
+    Ok(())
+}
+
+fn run_screen(args: ScreenArgs) -> Result<(), Failure> {
+    let engine = engine();
+    let judging = match &args.model {
+        Some(path) => {
+            let model = Model::from_json(&read_text(path)?)
+                .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+            Judging::of_model(&model, &engine).map_err(|(name, want, got)| {
+                Failure::Message(format!("{}: calibrated with {name} {want}; this engine's is {got}", path.display()))
+            })?
+        }
+        None => args.judging.judging()?,
+    };
+    let games = read_all(&args.games, judging.rules)?;
+    let total = games.len();
+    let lines = std::sync::Mutex::new(vec![None; total]);
+    let (next, done) = (std::sync::atomic::AtomicUsize::new(0), std::sync::atomic::AtomicUsize::new(0));
+    let audit_next = || {
+        use std::sync::atomic::Ordering::Relaxed;
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            let Some(game) = games.get(i) else { return };
+            let line = chuhe::api::fairplay::audited_game(&engine, game, &judging)
+                .map_err(|e| format!("{} game {}: {e}", game.source.file, game.source.game))
+                .and_then(|g| serde_json::to_string(&g).map_err(|e| e.to_string()));
+            lines.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(line);
+            progress(done.fetch_add(1, Relaxed) + 1, total);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.clamp(1, total.max(1)) {
+            scope.spawn(audit_next);
+        }
+    });
+    let mut text = String::new();
+    for line in lines.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        text += &line.unwrap_or_else(|| Err("a game was not audited".into())).map_err(Failure::Message)?;
+        text.push('\n');
+    }
+    std::fs::write(&args.out, text).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;
+    out!("{total} games audited to {}", args.out.display());
     Ok(())
 }
 

@@ -26,6 +26,22 @@ pub fn engine_options(list: &[String], janggi: bool) -> Result<Vec<(String, Stri
     Ok(options)
 }
 
+/// One side of a match: its engine and how the records name it.
+pub struct Contestant {
+    /// The engine's command.
+    pub command: String,
+    /// Its UCI options, `Name=Value`.
+    pub options: Vec<String>,
+    /// How it writes ranks.
+    pub ranks: chuhe::selfplay::Ranks,
+    /// Its name in the records.
+    pub name: String,
+    /// Its rating in the records, if one is given.
+    pub rating: Option<u32>,
+    /// An assistant's command and the share of moves it chooses.
+    pub assist: Option<(String, f64)>,
+}
+
 /// The conditions of a match.
 pub struct MatchSettings {
     /// Games to play.
@@ -47,16 +63,18 @@ pub struct MatchSettings {
     pub pgn: Option<std::path::PathBuf>,
     /// Janggi by the casual rules instead of Xiangqi.
     pub janggi: bool,
+    /// The assistants' budget per move.
+    pub assist_budget: chuhe::selfplay::Budget,
+    /// The assistants' UCI options, `Name=Value`.
+    pub assist_options: Vec<String>,
+    /// The seed of the draws of which moves are assisted.
+    pub seed: u64,
 }
 
 /// Plays the match: each opening with both colours (a pair of games), and prints each
 /// game, the score with Elo and its 95 % interval, and the test's state if one runs.
-pub fn run_match(
-    a: (&str, &[String], chuhe::selfplay::Ranks),
-    b: (&str, &[String], chuhe::selfplay::Ranks),
-    settings: &MatchSettings,
-) -> Result<(), Failure> {
-    use chuhe::selfplay::{Engine, EngineConfig, Sprt, SprtState, Verdict, elo_interval};
+pub fn run_match(a: &Contestant, b: &Contestant, settings: &MatchSettings) -> Result<(), Failure> {
+    use chuhe::selfplay::{Assist, Engine, EngineConfig, Seat, Sprt, SprtState, Verdict, elo_interval};
     use chuhe::selfplay::{play_game_recorded, read_openings};
     let sprt = match &settings.sprt {
         None => None,
@@ -84,14 +102,22 @@ pub fn run_match(
     if book.is_empty() {
         return Err(Failure::Message("the opening book is empty".into()));
     }
-    let config = |(command, opts, ranks): (&str, &[String], chuhe::selfplay::Ranks),
-                  budget: Option<chuhe::selfplay::Budget>|
-     -> Result<EngineConfig, Failure> {
-        let options = engine_options(opts, settings.janggi)?;
-        Ok(EngineConfig { command: command.to_string(), options, ranks, budget })
-    };
-    let mut ea = Engine::start_with(&config(a, None)?).map_err(Failure::Message)?;
-    let mut eb = Engine::start_with(&config(b, settings.budget_b)?).map_err(Failure::Message)?;
+    let config =
+        |side: &Contestant, budget: Option<chuhe::selfplay::Budget>, seed: u64| -> Result<EngineConfig, Failure> {
+            let assist = match &side.assist {
+                None => None,
+                Some((command, share)) => {
+                    let options = engine_options(&settings.assist_options, settings.janggi)?;
+                    let engine =
+                        Box::new(EngineConfig { command: command.clone(), options, ..EngineConfig::default() });
+                    Some(Assist { engine, share: *share, budget: settings.assist_budget, seed })
+                }
+            };
+            let options = engine_options(&side.options, settings.janggi)?;
+            Ok(EngineConfig { command: side.command.clone(), options, ranks: side.ranks, budget, assist })
+        };
+    let mut ea = Engine::start_with(&config(a, None, settings.seed)?).map_err(Failure::Message)?;
+    let mut eb = Engine::start_with(&config(b, settings.budget_b, !settings.seed)?).map_err(Failure::Message)?;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let mut pairs = [0usize; 5];
     let mut pair_points = 0.0;
@@ -116,7 +142,8 @@ pub fn run_match(
             verdict
         );
         if let Some(path) = &settings.pgn {
-            let (red, black) = if a_red { ("A", "B") } else { ("B", "A") };
+            let (seat_a, seat_b) = (Seat { name: &a.name, rating: a.rating }, Seat { name: &b.name, rating: b.rating });
+            let (red, black) = if a_red { (seat_a, seat_b) } else { (seat_b, seat_a) };
             let red_verdict = match (verdict, a_red) {
                 (v, true) => v,
                 (Verdict::AWins, false) => Verdict::BWins,

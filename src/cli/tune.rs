@@ -180,7 +180,8 @@ pub struct LabelArgs {
 /// Searches each chosen position of the records with the engine and writes its score.
 pub fn run_label(args: LabelArgs) -> Result<(), Failure> {
     let options = crate::cli::matches::engine_options(&args.option, args.janggi)?;
-    let config = EngineConfig { command: args.engine.clone(), options, ranks: Ranks::FromZero, budget: None };
+    let config =
+        EngineConfig { command: args.engine.clone(), options, ranks: Ranks::FromZero, budget: None, assist: None };
     let mut engine = Engine::start_with(&config).map_err(Failure::Message)?;
     let file =
         std::fs::File::create(&args.out).map_err(|e| Failure::Message(format!("{}: {e}", args.out.display())))?;

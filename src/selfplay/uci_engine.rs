@@ -1,5 +1,7 @@
 //! One UCI engine of a match, run as a child process: its handshake, its options, the
-//! `go` command of a budget, and the move text of engines that write ranks from 1.
+//! `go` command of a budget, and the move text of engines that write ranks from 1. An
+//! engine may have an assistant that answers a share of its moves: the assisted player
+//! of a fair-play population.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -85,6 +87,39 @@ pub struct EngineConfig {
     /// different speeds at a fixed ratio (games that do not depend on the load), or a
     /// time for time odds.
     pub budget: Option<Budget>,
+    /// Another engine that chooses this engine's move on a share of its plies.
+    pub assist: Option<Assist>,
+}
+
+/// An assistant: an engine whose first choice an assisted player plays on a share of
+/// its moves, drawn at random from a seed (which moves are assisted is reproducible).
+#[derive(Clone, Debug)]
+pub struct Assist {
+    /// The assistant (it writes ranks as the player it assists does).
+    pub engine: Box<EngineConfig>,
+    /// The share of moves it chooses, in [0, 1].
+    pub share: f64,
+    /// Its budget per move.
+    pub budget: Budget,
+    /// The seed of the draws.
+    pub seed: u64,
+}
+
+/// A running assistant and the state of its draws.
+struct Assistant {
+    engine: Box<Engine>,
+    share: f64,
+    go: String,
+    draws: u64,
+}
+
+impl Assistant {
+    /// Draws whether it chooses the next move.
+    fn chooses(&mut self) -> bool {
+        let (next, value) = crate::rules::board::splitmix(self.draws);
+        self.draws = next;
+        ((value >> 11) as f64 / (1u64 << 53) as f64) < self.share
+    }
 }
 
 /// A score a UCI engine reports in its `info` lines, from its side to move's view.
@@ -123,13 +158,13 @@ pub struct Engine {
     output: BufReader<ChildStdout>,
     ranks: Ranks,
     budget: Option<Budget>,
+    assistant: Option<Assistant>,
 }
 
 impl Engine {
     /// Starts `command` (split on whitespace) and completes the UCI handshake.
     pub fn start(command: &str, options: &[(String, String)]) -> Result<Engine, String> {
-        let config =
-            EngineConfig { command: command.into(), options: options.to_vec(), ranks: Ranks::FromZero, budget: None };
+        let config = EngineConfig { command: command.into(), options: options.to_vec(), ..EngineConfig::default() };
         Engine::start_with(&config)
     }
 
@@ -148,7 +183,18 @@ impl Engine {
             .map_err(|e| format!("cannot start {command:?}: {e}"))?;
         let input = child.stdin.take().ok_or("no stdin")?;
         let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        let mut engine = Engine { child, input, output, ranks: config.ranks, budget: config.budget };
+        let assistant = match &config.assist {
+            None => None,
+            Some(assist) => {
+                if !(0.0..=1.0).contains(&assist.share) {
+                    return Err(format!("assisted share {} is not in [0, 1]", assist.share));
+                }
+                let engine =
+                    Box::new(Engine::start_with(&EngineConfig { ranks: config.ranks, ..(*assist.engine).clone() })?);
+                Some(Assistant { engine, share: assist.share, go: assist.budget.go_command(), draws: assist.seed })
+            }
+        };
+        let mut engine = Engine { child, input, output, ranks: config.ranks, budget: config.budget, assistant };
         engine.send("uci")?;
         let mut has_variant = false;
         loop {
@@ -199,6 +245,9 @@ impl Engine {
 
     /// Tells the engine a new game begins.
     pub fn new_game(&mut self) -> Result<(), String> {
+        if let Some(assistant) = &mut self.assistant {
+            assistant.engine.new_game()?;
+        }
         self.send("ucinewgame")?;
         self.send("isready")?;
         self.wait_for("readyok").map(|_| ())
@@ -219,8 +268,14 @@ impl Engine {
     }
 
     /// Asks for a move after `moves`, already written in this engine's ranks; the
-    /// answer as the engine wrote it.
+    /// answer as the engine wrote it (or, on an assisted move, as its assistant did).
     pub fn best_move_text(&mut self, start_fen: &str, moves: &[String], go: &str) -> Result<String, String> {
+        if let Some(assistant) = &mut self.assistant
+            && assistant.chooses()
+        {
+            let go = assistant.go.clone();
+            return assistant.engine.best_move_text(start_fen, moves, &go);
+        }
         let position = if moves.is_empty() {
             format!("position fen {start_fen}")
         } else {

@@ -94,8 +94,8 @@ fn assisted_games(pgn: &Path) {
             text += &chuhe::selfplay::game_record_from(
                 chuhe::selfplay::START_FEN,
                 2 * i + 1,
-                red,
-                black,
+                chuhe::selfplay::Seat::named(red),
+                chuhe::selfplay::Seat::named(black),
                 verdict,
                 "test",
                 &moves,
@@ -336,4 +336,53 @@ fn janggi_calibrates_on_its_own_games_and_reads_a_gib() {
     let xiangqi = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records/lu-qin-xu-yinchuan-2004.pgn");
     let e = refused(&["fairplay", "assess", "--model", path(&model), "--games", xiangqi]);
     assert!(e.contains("game 1"), "{e}");
+}
+
+#[test]
+fn games_screened_once_calibrate_and_assess_as_their_records_do() {
+    let p = population();
+    let d = dir();
+    let (audits, model) = (d.join("screened.jsonl"), d.join("screened-model.json"));
+    let settings = ["--nodes", NODES, "--multipv", "3", "--book", "8"];
+    let out = ok(&[
+        &["fairplay", "screen", "--games", path(&p.honest), "--out", path(&audits), "--threads", "2"][..],
+        &settings,
+    ]
+    .concat());
+    assert!(out.contains("32 games audited"), "{out}");
+    let lines = std::fs::read_to_string(&audits).unwrap();
+    assert_eq!(lines.lines().count(), 32);
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert!(first["red"].is_string() && first["audit"]["plies"].as_array().is_some_and(|p| !p.is_empty()), "{first}");
+    // The same model as from the records, fitted without a search.
+    let run_calibrate =
+        run(&[&["fairplay", "calibrate", "--audits", path(&audits), "--out", path(&model)][..], &settings].concat());
+    assert!(run_calibrate.status.success(), "{}", String::from_utf8_lossy(&run_calibrate.stderr));
+    assert!(!String::from_utf8_lossy(&run_calibrate.stderr).contains("judged"), "nothing is searched again");
+    let read = |m: &Path| -> Value { serde_json::from_str(&std::fs::read_to_string(m).unwrap()).unwrap() };
+    assert_eq!(read(&model), read(&p.model));
+    // Assessed from the screened games: the records' answer.
+    let assess =
+        |flag: &str, file: &Path| ok(&["fairplay", "assess", "--model", path(&p.model), flag, path(file), "--json"]);
+    let strip = |text: &str| -> Vec<Value> {
+        assessments(text)
+            .into_iter()
+            .map(|mut a| {
+                for list in ["perGame", "weightiestGames", "weightiestPlies"] {
+                    for g in a[list].as_array_mut().into_iter().flatten() {
+                        g.as_object_mut().unwrap().remove("source");
+                    }
+                }
+                a
+            })
+            .collect()
+    };
+    assert_eq!(strip(&assess("--audits", &audits)), strip(&assess("--games", &p.honest)));
+    // Screened at another budget, the games are refused by a calibration at this one.
+    let e = refused(&["fairplay", "calibrate", "--audits", path(&audits), "--out", path(&model), "--nodes", "3000"]);
+    assert!(e.contains("line 1") && e.contains("nodes_per_ply"), "{e}");
+    // A screen with a model's settings takes them from the model.
+    let again = d.join("again.jsonl");
+    ok(&["fairplay", "screen", "--games", path(&p.honest), "--out", path(&again), "--model", path(&p.model)]);
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), lines);
 }

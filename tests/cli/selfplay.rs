@@ -155,3 +155,69 @@ fn an_engine_past_its_time_loses() {
         assert_eq!((g.verdict.as_str(), g.reason.clone()), ("AWins", format!("{slow} lost on time")), "{text}");
     }
 }
+
+/// A two-game match of the built engine against itself at fixed nodes, written to
+/// `pgn`, with these extra flags.
+fn recorded_match(pgn: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let _ = std::fs::remove_file(pgn);
+    Command::new(exe)
+        .args([
+            "match",
+            "--engine-a",
+            &format!("{exe} uci --hash-mb 1"),
+            "--engine-b",
+            &format!("{exe} uci --hash-mb 1"),
+        ])
+        .args(["--games", "2", "--nodes", "200", "--max-plies", "24", "--pgn", pgn.to_str().unwrap()])
+        .args(["--openings", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.txt")])
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The moves of each game of a records file.
+fn record_moves(pgn: &std::path::Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    chuhe::fairplay::games::split_records(&text)
+        .iter()
+        .map(|r| chuhe::notation::record::import(r, None).unwrap().0.moves.iter().map(|m| m.to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn an_assisted_player_plays_its_assistants_choices_on_its_share() {
+    let dir = std::env::temp_dir().join(format!("chuhe-assist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = env!("CARGO_BIN_EXE_chuhe");
+    let assistant = format!("{exe} uci --hash-mb 1");
+    let (assisted, strong, plain, none) = (dir.join("a.pgn"), dir.join("s.pgn"), dir.join("p.pgn"), dir.join("n.pgn"));
+    let names = ["--name-a", "weak", "--elo-a", "1500", "--name-b", "helped", "--elo-b", "1600"];
+    let out = recorded_match(&assisted, &[&names[..], &["--assist-b", &assistant, "--assist-nodes", "3000"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Assisted on every move, B plays what the assistant plays in its place.
+    assert!(recorded_match(&strong, &["--nodes-b", "3000"]).status.success());
+    assert_eq!(record_moves(&assisted), record_moves(&strong));
+    assert_ne!(record_moves(&assisted), {
+        assert!(recorded_match(&plain, &[]).status.success());
+        record_moves(&plain)
+    });
+    // On a share of 0, never.
+    let flags = ["--assist-b", &assistant, "--assist-nodes", "3000", "--assist-share-b", "0"];
+    assert!(recorded_match(&none, &flags).status.success());
+    assert_eq!(record_moves(&none), record_moves(&plain));
+    // The records name the players and their ratings, each on its colour.
+    let text = std::fs::read_to_string(&assisted).unwrap();
+    let records = chuhe::fairplay::games::split_records(&text);
+    let (first, _) = chuhe::notation::record::import(records[0], None).unwrap();
+    let (second, _) = chuhe::notation::record::import(records[1], None).unwrap();
+    assert_eq!(
+        [first.tag("Red"), first.tag("RedElo"), first.tag("Black"), first.tag("BlackElo")],
+        [Some("weak"), Some("1500"), Some("helped"), Some("1600")]
+    );
+    assert_eq!([second.tag("Red"), second.tag("BlackElo")], [Some("helped"), Some("1500")]);
+    // A share outside [0, 1] is refused.
+    let out = recorded_match(&none, &["--assist-b", &assistant, "--assist-share-b", "1.5"]);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("1.5"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
