@@ -6,16 +6,19 @@
 #
 #   benches/detection/population.sh FAIRY_STOCKFISH OUT_DIR [JOBS]
 #
-# writes OUT_DIR/{calibration,honest,f0.1,f0.25,f0.5,f1}/NNNN.pgn, one two-game match
-# (an opening with both colours) a file. Each group has players at four levels
-# (UCI_Elo 1000, 1400, 1800, 2200, written as their rating); each player meets five
-# others of its group twice a colour: 20 games a player. Honest players play honest
-# players, assisted players assisted players of the same share.
+# writes OUT_DIR/{calibration,honest,f0.1,f0.25,f0.5,f1}/NNNN.pgn, one pairing a file:
+# ROUNDS (1) two-game matches of one opening with both colours. Each group has players
+# at four levels (UCI_Elo 1000, 1400, 1800, 2200, written as their rating); each player
+# meets five others of its group: 20 games a player a round. Honest players play
+# honest players, assisted players assisted players of the same share. A pairing's
+# file that holds fewer games than its rounds call for is completed: the script
+# resumes where it stopped.
 set -euo pipefail
 fs=${1:?Fairy-Stockfish binary}
 out=${2:?output directory}
 jobs=${3:-$(nproc)}
 chuhe=${CHUHE:-target/release/chuhe}
+rounds=${ROUNDS:-1}
 levels=(1000 1400 1800 2200)
 mkdir -p "$out"
 
@@ -49,13 +52,17 @@ play() {
   fi
   local file
   file=$(printf '%s/%s/%04d.pgn' "$out" "$group" "$number")
-  rm -f "$file"
-  "$chuhe" match --engine-a "$fs" --engine-b "$fs" --ranks-a 1 --ranks-b 1 "${strength[@]}" "${assist[@]}" \
-    --movetime 20 --games 2 --random-openings 4 --seed "$number" --max-plies 240 \
-    --name-a "$a" --name-b "$b" --elo-a "$level" --elo-b "$level" --pgn "$file" > /dev/null
+  local tries=0
+  while (($(games "$file") < 2 * rounds && tries++ < rounds + 2)); do
+    "$chuhe" match --engine-a "$fs" --engine-b "$fs" --ranks-a 1 --ranks-b 1 "${strength[@]}" "${assist[@]}" \
+      --movetime 20 --games 2 --random-openings 4 --seed "$number" --max-plies 240 \
+      --name-a "$a" --name-b "$b" --elo-a "$level" --elo-b "$level" --pgn "$file" > /dev/null || true
+  done
 }
-export -f play
-export fs out chuhe
+
+games() { if [[ -f $1 ]]; then grep -c '^\[Result' "$1" || true; else echo 0; fi; }
+export -f play games
+export fs out chuhe rounds
 
 {
   schedule calibration 6 0
@@ -63,9 +70,8 @@ export fs out chuhe
   for share in 0.1 0.25 0.5 1; do schedule "f$share" 6 "$share"; done
 } | awk '{ n[$1]++; print $0, n[$1] }' > "$out/schedule"
 for group in $(cut -d' ' -f1 "$out/schedule" | sort -u); do mkdir -p "$out/$group"; done
-# Matches already written are kept: the script resumes where it stopped.
 while read -r group level i j share number; do
   file=$(printf '%s/%s/%04d.pgn' "$out" "$group" "$number")
-  [[ -s $file ]] && [[ $(grep -c '^\[Result' "$file") == 2 ]] && continue
+  (($(games "$file") >= 2 * rounds)) && continue
   echo "$group $level $i $j $share $number"
 done < "$out/schedule" | xargs -P "$jobs" -L 1 bash -c 'play "$@"' _

@@ -61,7 +61,7 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("--chuhe", default="target/release/chuhe")
     args = parser.parse_args()
-    rows = {}
+    rows, by_level = {}, {}
     for n in COUNTS:
         games = []
         for share, name in GROUPS:
@@ -83,11 +83,12 @@ def main():
             player = a["player"]
             if player.endswith("@short"):
                 continue
-            prefix = player.split("-")[0]
+            prefix, level = player.split("-")[:2]
             share = "0" if prefix == "h" else prefix[1:]
             band = a["band"].removeprefix("FAIR_PLAY_BAND_")
             z = a.get("z", {}).get("combined", 0.0)
             rows.setdefault((share, n), []).append((band, z))
+            by_level.setdefault((share, level, n), []).append(band)
     print("| f | games | players | REVIEW or above | STRONG or above | combined z mean (sd) |")
     print("|---|---|---|---|---|---|")
     for share, _ in GROUPS:
@@ -104,6 +105,21 @@ def main():
             short = len(found) - k
             note = f" ({short} too few positions)" if short else ""
             print(f"| {share} | {n} | {k}{note} | {cell(review)} | {cell(strong)} | {mean:.2f} ({sd:.2f}) |")
+
+    print()
+    levels = sorted({level for _, level, _ in by_level}, key=int)
+    print("| f | games | " + " | ".join(f"{level}: REVIEW+ / STRONG+ (players)" for level in levels) + " |")
+    print("|---|---|" + "---|" * len(levels))
+    for share, _ in GROUPS:
+        for n in COUNTS:
+            cells = []
+            for level in levels:
+                bands = [b for b in by_level.get((share, level, n), []) if b in RANK]
+                k = len(bands)
+                review = sum(RANK[b] >= 1 for b in bands)
+                strong = sum(RANK[b] >= 2 for b in bands)
+                cells.append(f"{100 * review / k:.0f} % / {100 * strong / k:.0f} % ({k})" if k else "-")
+            print(f"| {share} | {n} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
