@@ -20,7 +20,7 @@ use std::time::Duration;
 mod redis;
 mod scripts;
 
-pub use redis::{RedisQueue, RedisQueueConfig};
+pub use redis::{KEY_PREFIX, RedisQueue, RedisQueueConfig};
 
 /// What a job does; each kind's request and answer are the API's messages, encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
