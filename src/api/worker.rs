@@ -180,3 +180,53 @@ where
         }
     }
 }
+
+/// How often the queue's figures are read for the metrics.
+const STATS_INTERVAL: Duration = Duration::from_secs(5);
+
+/// Keeps the queue's gauges (open, pending and never-delivered jobs, the oldest open
+/// job's age, dead letters) current until `shutdown` turns true.
+pub async fn export_queue_metrics(queue: Arc<dyn JobQueue>, mut shutdown: watch::Receiver<bool>) {
+    describe_metrics();
+    let mut ticks = tokio::time::interval(STATS_INTERVAL);
+    loop {
+        tokio::select! {
+            _ = ticks.tick() => {}
+            _ = shutdown.changed() => return,
+        }
+        match queue.stats().await {
+            Ok(stats) => {
+                metrics::gauge!("chuhe_jobs_open").set(stats.open as f64);
+                metrics::gauge!("chuhe_jobs_pending").set(stats.pending as f64);
+                metrics::gauge!("chuhe_jobs_lag").set(stats.lag as f64);
+                metrics::gauge!("chuhe_jobs_dead_letters").set(stats.dead_lettered as f64);
+                let age = stats.oldest_age_ms.map_or(0.0, |ms| ms as f64 / 1000.0);
+                metrics::gauge!("chuhe_jobs_oldest_age_seconds").set(age);
+                metrics::gauge!("chuhe_jobs_queue_up").set(1.0);
+            }
+            Err(e) => {
+                metrics::gauge!("chuhe_jobs_queue_up").set(0.0);
+                tracing::debug!(error = %e, "queue figures not read");
+            }
+        }
+    }
+}
+
+fn describe_metrics() {
+    metrics::describe_counter!(
+        "chuhe_jobs_submitted_total",
+        "jobs queued, by kind (a job there already is not counted)"
+    );
+    metrics::describe_counter!("chuhe_jobs_refused_total", "submits refused at the queue's bound");
+    metrics::describe_counter!("chuhe_jobs_done_total", "jobs this worker finished with their result, by kind");
+    metrics::describe_counter!("chuhe_jobs_failed_total", "deliveries this worker ended with an error, by kind");
+    metrics::describe_counter!("chuhe_jobs_reclaimed_total", "jobs this worker took over from a lapsed lease");
+    metrics::describe_counter!("chuhe_jobs_dead_lettered_total", "jobs this worker moved to the dead-letter stream");
+    metrics::describe_counter!("chuhe_jobs_lease_lost_total", "jobs this worker lost to another (its work dropped)");
+    metrics::describe_gauge!("chuhe_jobs_open", "jobs queued or running (what the bound counts)");
+    metrics::describe_gauge!("chuhe_jobs_pending", "jobs delivered to a worker and not ended");
+    metrics::describe_gauge!("chuhe_jobs_lag", "jobs never delivered yet (the consumer group's lag)");
+    metrics::describe_gauge!("chuhe_jobs_oldest_age_seconds", "age of the oldest open job");
+    metrics::describe_gauge!("chuhe_jobs_dead_letters", "entries of the dead-letter stream");
+    metrics::describe_gauge!("chuhe_jobs_queue_up", "1 when the queue answered the last look, 0 when it did not");
+}

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::jobs::{DEFAULT_TENANT, audit_submission, result_json};
 use chuhe::api::proto;
-use chuhe::api::worker::{WorkerSettings, work};
+use chuhe::api::worker::{WorkerSettings, export_queue_metrics, work};
 use chuhe::engine::queue::{
     self, Cancelled, JobId, JobQueue, JobRecord, JobState, RedisQueue, RedisQueueConfig, Submitted,
 };
@@ -154,6 +154,10 @@ pub struct WorkerArgs {
     /// `text` or `json` logs on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: chuhe::telemetry::LogFormat,
+    /// Serve Prometheus `/metrics` here: this worker's counters and the queue's gauges
+    /// (none by default, so that several workers on one host need no ports).
+    #[arg(long, env = "CHUHE_METRICS_LISTEN")]
+    metrics_listen: Option<std::net::SocketAddr>,
 }
 
 /// The most jobs of a tenant `wait` and `status` look at.
@@ -331,6 +335,21 @@ pub fn run_worker(args: WorkerArgs) -> Result<(), Failure> {
             limits: ContentLimits { max_game_plies: args.max_game_plies },
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        if let Some(addr) = args.metrics_listen {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| Failure::Message(format!("cannot listen on {addr}: {e}")))?;
+            chuhe::telemetry::metrics_handle();
+            let timeouts = chuhe::telemetry::MetricsTimeouts {
+                first_request: Duration::from_secs(10),
+                idle: Some(Duration::from_secs(300)),
+            };
+            let mut metrics_stop = stopped.clone();
+            tokio::spawn(chuhe::telemetry::serve_metrics(listener, timeouts, async move {
+                let _ = metrics_stop.wait_for(|s| *s).await;
+            }));
+            tokio::spawn(export_queue_metrics(queue.clone(), stopped.clone()));
+        }
         tokio::spawn(async move {
             super::serve::termination_signal().await;
             tracing::info!("stopping: the job under way is handed back");

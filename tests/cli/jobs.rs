@@ -236,6 +236,16 @@ fn check_results(redis: &Redis, ids: &[String], records: &[PathBuf], jobs: &Hash
     assert_eq!(len(redis, "work"), 0, "the work stream holds open jobs only");
 }
 
+/// The text of `GET /metrics` at `addr` (empty while nothing listens there).
+fn scrape(addr: &str) -> String {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = std::net::TcpStream::connect(addr) else { return String::new() };
+    let _ = stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut text = String::new();
+    let _ = stream.read_to_string(&mut text);
+    text
+}
+
 #[test]
 fn forty_audits_on_two_workers_one_killed_mid_job_each_give_their_result_once() {
     let redis = Redis::start();
@@ -378,10 +388,19 @@ fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("bound of 5"), "{said}");
     assert_eq!(len(&redis, "work"), 5);
-    let _worker = Worker::start(&redis, "only", &dir.0, &[]);
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let metrics = format!("127.0.0.1:{port}");
+    let _worker = Worker::start(&redis, "only", &dir.0, &["--metrics-listen", &metrics]);
     let jobs = wait_for_jobs(&redis);
     assert_eq!(jobs.len(), 5);
     check_results(&redis, &ids, &records[..5], &jobs);
+    // The worker's metrics: its jobs done, and the queue's gauges once they are read.
+    wait_until("the queue's gauges show it empty", || {
+        let text = scrape(&metrics);
+        text.contains("chuhe_jobs_done_total{kind=\"audit\"} 5")
+            && text.contains("chuhe_jobs_open 0")
+            && text.contains("chuhe_jobs_queue_up 1")
+    });
     // With room again, the refused job is taken.
     let again = submit(&redis, &records[5..], &["--max-open", "5"]);
     assert_eq!(again.len(), 1);
