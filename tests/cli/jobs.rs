@@ -430,3 +430,93 @@ fn a_worker_stopped_by_sigterm_hands_its_job_back_with_the_plies_it_judged() {
     let jobs = wait_for_jobs(&redis);
     check_results(&redis, &ids, &records, &jobs);
 }
+
+/// The queue's steps on their own: a lease taken over leaves its first holder unable to
+/// change the job, and the new holder's result is kept once.
+#[tokio::test]
+async fn a_lease_taken_over_cannot_save_finish_or_fail_the_job() {
+    use chuhe::engine::queue::{
+        Cancelled, Failed, JobId, JobIdentity, JobKind, JobQueue, JobState, NewJob, RedisQueue, RedisQueueConfig, Taken,
+    };
+    let redis = Redis::start();
+    let config = RedisQueueConfig { lease: Duration::from_millis(200), ..RedisQueueConfig::new(&redis.url(0)) };
+    let queue = RedisQueue::connect(config).unwrap();
+    let identity = JobIdentity {
+        tenant: "platform",
+        kind: JobKind::Audit,
+        request: b"a request",
+        engine_version: "test",
+        evaluation: "classical",
+        rule_set: "RULE_SET_UNSPECIFIED",
+    };
+    let job = NewJob {
+        id: JobId::of(&identity),
+        tenant: "platform".into(),
+        kind: JobKind::Audit,
+        request: b"a request".to_vec(),
+    };
+    queue.submit(&job).await.unwrap();
+    let take = |worker: &'static str| {
+        let queue = &queue;
+        async move {
+            let started = Instant::now();
+            loop {
+                match queue.take(worker, Duration::from_millis(100)).await.unwrap() {
+                    Taken::Job(lease) => return lease,
+                    _ => assert!(started.elapsed() < DEADLINE, "{worker} found no job"),
+                }
+            }
+        }
+    };
+    let first = take("first").await;
+    assert_eq!((first.delivery, first.request.as_slice()), (1, b"a request".as_slice()));
+    assert!(first.parts.is_empty());
+    assert!(queue.save_part(&first, 0, b"ply 0").await.unwrap());
+    // Not renewed, the lease lapses and the second worker takes the job over, with the
+    // part the first kept.
+    let second = take("second").await;
+    assert_eq!(second.delivery, 2);
+    assert_eq!(second.parts, vec![(0, b"ply 0".to_vec())]);
+    assert!(!queue.renew(&first).await.unwrap());
+    assert!(!queue.save_part(&first, 1, b"late ply").await.unwrap());
+    assert!(!queue.finish(&first, b"late result").await.unwrap());
+    assert_eq!(queue.fail(&first, "late error").await.unwrap(), Failed::LeaseLost);
+    assert!(queue.renew(&second).await.unwrap());
+    assert!(queue.finish(&second, b"result").await.unwrap());
+    assert!(!queue.finish(&second, b"again").await.unwrap(), "a job is finished once");
+    let record = queue.get("platform", &job.id).await.unwrap().unwrap();
+    assert_eq!((record.state, record.result.as_deref()), (JobState::Done, Some(b"result".as_slice())));
+    assert_eq!(record.worker.as_deref(), Some("second"));
+    assert_eq!(queue.get("another", &job.id).await.unwrap(), None, "a tenant sees its own jobs only");
+    assert_eq!(queue.cancel("another", &job.id).await.unwrap(), Cancelled::Unknown);
+    assert_eq!(queue.cancel("platform", &job.id).await.unwrap(), Cancelled::AlreadyFinal(JobState::Done));
+    assert_eq!(result_stream(&redis, "platform"), vec![(job.id.to_string(), "done".to_string())]);
+    let stats = queue.stats().await.unwrap();
+    assert_eq!((stats.open, stats.pending, stats.lag), (0, 0, 0));
+}
+
+/// A queued job cancelled by its tenant is never delivered, and its end is in the
+/// result stream.
+#[tokio::test]
+async fn a_cancelled_job_is_not_delivered() {
+    use chuhe::engine::queue::{
+        Cancelled, JobId, JobIdentity, JobKind, JobQueue, NewJob, RedisQueue, RedisQueueConfig, Taken,
+    };
+    let redis = Redis::start();
+    let queue = RedisQueue::connect(RedisQueueConfig::new(&redis.url(0))).unwrap();
+    let identity = JobIdentity {
+        tenant: "platform",
+        kind: JobKind::Audit,
+        request: b"r",
+        engine_version: "test",
+        evaluation: "classical",
+        rule_set: "x",
+    };
+    let job =
+        NewJob { id: JobId::of(&identity), tenant: "platform".into(), kind: JobKind::Audit, request: b"r".to_vec() };
+    queue.submit(&job).await.unwrap();
+    assert_eq!(queue.cancel("platform", &job.id).await.unwrap(), Cancelled::Cancelled);
+    assert!(matches!(queue.take("w", Duration::from_millis(100)).await.unwrap(), Taken::Nothing));
+    assert_eq!(result_stream(&redis, "platform"), vec![(job.id.to_string(), "cancelled".to_string())]);
+    assert_eq!(queue.stats().await.unwrap().open, 0);
+}
