@@ -233,7 +233,7 @@ impl RedisQueue {
         match word.as_deref() {
             Some("none") | Some("gone") => Ok(Taken::Nothing),
             Some("dead") => Ok(Taken::DeadLettered(id()?)),
-            Some("run") if parts.len() >= 6 && parts.len() % 2 == 0 => {
+            Some("run") if parts.len() >= 6 && parts.len().is_multiple_of(2) => {
                 let kind = parts[2].clone();
                 let kind =
                     text(&kind).and_then(|k| JobKind::from_name(&k)).ok_or_else(|| unexpected("lease", reply))?;
