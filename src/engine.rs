@@ -20,6 +20,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Outcome, Params, Report};
 
 pub mod priority;
+pub mod queue;
 pub mod store;
 
 pub use priority::SearchPriority;

@@ -10,6 +10,7 @@ use cli::args::PositionArgs;
 use cli::audit::{AuditArgs, run_audit};
 use cli::datagen::{DatagenArgs, run_datagen};
 use cli::fairplay::{FairplayCommand, run_fairplay};
+use cli::jobs::{JobsCommand, WorkerArgs, run_jobs, run_worker};
 use cli::matches::{Contestant, MatchSettings, parse_ranks, run_match};
 use cli::rules::{ConvertArgs, run_adjudicate, run_convert, run_moves, run_perft};
 use cli::serve::{ServeArgs, run_server};
@@ -209,6 +210,13 @@ enum Command {
     Datagen(DatagenArgs),
     /// Train a net for the learned evaluation on `datagen` data and write its file.
     Train(TrainArgs),
+    /// The job queue: submit audits, wait for their results, look at the queue.
+    Jobs {
+        #[command(subcommand)]
+        command: JobsCommand,
+    },
+    /// Take jobs from the queue and do them until SIGTERM.
+    Worker(WorkerArgs),
 }
 
 /// Why a command stopped early.
@@ -329,6 +337,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Label(args) => run_label(args),
         Command::Datagen(args) => run_datagen(args),
         Command::Train(args) => run_train(args),
+        Command::Jobs { command } => run_jobs(command),
+        Command::Worker(args) => run_worker(args),
         Command::Adjudicate { position, rules, json } => run_adjudicate(&position, rules, json),
         Command::Perft { position, depth, divide } => run_perft(&position, depth, divide),
         Command::Moves { position, json } => run_moves(&position, json),

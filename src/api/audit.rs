@@ -325,6 +325,19 @@ pub fn run(
     stop: &AtomicBool,
     on_ply: &mut dyn FnMut(proto::AuditPly),
 ) -> proto::AuditSummary {
+    run_from(engine, audit, stop, &|_| None, on_ply)
+}
+
+/// [`run`], taking the plies `known` has (by move index: judged earlier, by another
+/// worker of a job) instead of judging them again. Each ply's evidence depends on the
+/// game up to it only (see the module documentation), so the answer is the same.
+pub fn run_from(
+    engine: &Engine,
+    audit: &Audit,
+    stop: &AtomicBool,
+    known: &dyn Fn(usize) -> Option<proto::AuditPly>,
+    on_ply: &mut dyn FnMut(proto::AuditPly),
+) -> proto::AuditSummary {
     let started = Instant::now();
     metrics::counter!("chuhe_audits_total").increment(1);
     let tt = TranspositionTable::new(HASH_MB);
@@ -341,6 +354,10 @@ pub fn run(
         if audit.sides[mover] {
             if index < audit.book_plies {
                 tallies[mover].book += 1;
+            } else if let Some(ply) = known(index) {
+                nodes += ply.nodes;
+                tallies[mover].add(&ply, with_clock);
+                on_ply(ply);
             } else {
                 let Some(evidence) = judge(&judgement, &game, index, m) else { break };
                 let ply = audit_ply(&evidence, audit.clock_ms.get(index).copied().unwrap_or(0));

@@ -15,6 +15,8 @@ pub mod error;
 pub mod fairplay;
 /// A request's game of any variant, the one place a request is routed by its variant.
 pub mod game;
+/// Jobs: requests done in the background through the queue, and their results.
+pub mod jobs;
 /// NotationService: move conversion and game records.
 pub mod notation;
 /// A search answered on its time, from its last depth when its thread is late.
@@ -31,5 +33,7 @@ pub mod three_kingdoms;
 pub mod variant;
 /// Protobuf bytes written by hand where building messages would cost too much.
 pub mod wire;
+/// A worker: jobs taken from the queue and done under their leases.
+pub mod worker;
 
 pub use error::{Error, Result};

@@ -76,20 +76,31 @@ fn given_game(args: &AuditArgs, limits: ContentLimits) -> Result<GivenGame, Fail
     let Some(path) = &args.record else {
         return Ok(GivenGame { position: proto_position(&args.position)?, tags: Vec::new(), stated: None });
     };
+    let record = read_record(path, args.position.variant, limits)?;
+    let stated = proto::GameResult::try_from(record.result)
+        .ok()
+        .map(|result| StatedResult { result, winner: proto::Player::try_from(record.winner).unwrap_or_default() });
+    Ok(GivenGame { position: record.position.unwrap_or_default(), tags: record.tags, stated })
+}
+
+/// The game record at `path` as ImportRecord reads it (a `.gib` file, or `variant`
+/// Janggi, as Janggi).
+pub fn read_record(
+    path: &std::path::Path,
+    variant: Variant,
+    limits: ContentLimits,
+) -> Result<proto::ImportRecordResponse, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
     // A .gib names no variant; it is Janggi's format.
     let gib = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gib"));
-    let variant = match args.position.variant {
+    let variant = match variant {
         Variant::Janggi => proto::Variant::Janggi,
         _ if gib => proto::Variant::Janggi,
         _ => proto::Variant::Unspecified,
     };
     let request = proto::ImportRecordRequest { text, variant: variant as i32, ..Default::default() };
-    let record = chuhe::api::notation::import_record(&request, limits).map_err(api_failure)?;
-    let stated = proto::GameResult::try_from(record.result)
-        .ok()
-        .map(|result| StatedResult { result, winner: proto::Player::try_from(record.winner).unwrap_or_default() });
-    Ok(GivenGame { position: record.position.unwrap_or_default(), tags: record.tags, stated })
+    chuhe::api::notation::import_record(&request, limits)
+        .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))
 }
 
 /// Whether the arguments name a game at all: a record, or a start or moves of their own.

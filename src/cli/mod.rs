@@ -14,6 +14,8 @@ pub mod audit;
 pub mod datagen;
 /// `chuhe fairplay`: calibrate a fair-play model, assess players.
 pub mod fairplay;
+/// `chuhe jobs` and `chuhe worker`: the job queue.
+pub mod jobs;
 /// `chuhe match`: engines against each other.
 pub mod matches;
 /// `chuhe moves`, `convert`, `adjudicate` and the other rules commands.

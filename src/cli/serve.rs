@@ -417,7 +417,7 @@ fn seconds_or_never(s: u64) -> Option<Duration> {
 }
 
 /// SIGTERM (Kubernetes) or SIGINT (Ctrl-C).
-async fn termination_signal() {
+pub async fn termination_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};

@@ -12,7 +12,7 @@ use crate::common::doc_pages::{DocCommand, commands, pages};
 const QUICK: &[&str] = &["perft", "moves", "adjudicate", "convert", "analyze", "audit"];
 
 /// Commands whose own commands take the flags (`chuhe fairplay calibrate ...`).
-const NESTED: &[&str] = &["fairplay"];
+const NESTED: &[&str] = &["fairplay", "jobs"];
 
 fn help(command: &str) -> String {
     let words: Vec<&str> = command.split(' ').chain(["--help"]).collect();
@@ -79,17 +79,28 @@ fn page_commands() -> Vec<(String, DocCommand)> {
     found
 }
 
-#[test]
-fn every_flag_of_serve_is_in_operating_md() {
-    let flags = listed_flags(&help("serve"));
-    assert!(flags.len() >= 30, "chuhe serve --help lists {} flags: {flags:?}", flags.len());
-    let page = common::repo_text("docs/operating.md");
-    let missing: Vec<&String> = flags.iter().filter(|flag| !page.contains(&format!("`{flag}`"))).collect();
+/// Every flag of `chuhe COMMAND --help` (at least `least` of them) is in the flag table
+/// of `page`.
+fn every_flag_is_on_the_page(command: &str, least: usize, page: &str) {
+    let flags = listed_flags(&help(command));
+    assert!(flags.len() >= least, "chuhe {command} --help lists {} flags: {flags:?}", flags.len());
+    let text = common::repo_text(page);
+    let missing: Vec<&String> = flags.iter().filter(|flag| !text.contains(&format!("`{flag}`"))).collect();
     assert!(
         missing.is_empty(),
-        "docs/operating.md does not list these flags of `chuhe serve --help` (add a row to its flag table): {}",
+        "{page} does not list these flags of `chuhe {command} --help` (add a row to its flag table): {}",
         missing.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
     );
+}
+
+#[test]
+fn every_flag_of_serve_is_in_operating_md() {
+    every_flag_is_on_the_page("serve", 30, "docs/operating.md");
+}
+
+#[test]
+fn every_flag_of_worker_is_in_jobs_md() {
+    every_flag_is_on_the_page("worker", 10, "docs/jobs.md");
 }
 
 #[test]

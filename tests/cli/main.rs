@@ -14,6 +14,7 @@ mod doc_commands;
 mod fairplay;
 mod janggi;
 mod janggi_match;
+mod jobs;
 mod selfplay;
 mod three_kingdoms;
 mod train;

@@ -1,5 +1,6 @@
-//! A real `redis-server` on a free loopback port, for the evaluation store's tests: it
-//! keeps nothing on disk and is killed when dropped. `.ci/run` installs the Debian
+//! A real `redis-server` on a free loopback port, for the evaluation store's and the
+//! job queue's tests: it keeps nothing on disk (or, started with [`Redis::start_durable`],
+//! an append-only file that a restart reads back) and is killed when dropped. `.ci/run` installs the Debian
 //! package `redis-server` when it is missing (by hand: `apt-get install redis-server`).
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -10,6 +11,8 @@ use std::time::{Duration, Instant};
 pub struct Redis {
     pub addr: SocketAddr,
     child: Option<Child>,
+    /// The directory of its append-only file, if it keeps one.
+    durable: Option<std::path::PathBuf>,
 }
 
 fn free_port() -> u16 {
@@ -21,7 +24,16 @@ impl Redis {
     /// Starts Redis on a free port and waits until it answers.
     pub fn start() -> Redis {
         let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
-        let mut redis = Redis { addr, child: None };
+        let mut redis = Redis { addr, child: None, durable: None };
+        redis.resume();
+        redis
+    }
+
+    /// Starts Redis with `appendonly yes` in `dir`, so that a restart after a kill
+    /// finds what it held.
+    pub fn start_durable(dir: &std::path::Path) -> Redis {
+        let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
+        let mut redis = Redis { addr, child: None, durable: Some(dir.to_owned()) };
         redis.resume();
         redis
     }
@@ -39,12 +51,22 @@ impl Redis {
         }
     }
 
-    /// Starts it again on the same port (empty), and waits until it answers.
+    /// Starts it again on the same port (empty, unless it keeps an append-only file),
+    /// and waits until it answers.
     pub fn resume(&mut self) {
         assert!(self.child.is_none(), "Redis is running");
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &self.addr.port().to_string()])
-            .args(["--save", "", "--appendonly", "no", "--protected-mode", "no"])
+        let mut command = Command::new("redis-server");
+        command.args(["--bind", "127.0.0.1", "--port", &self.addr.port().to_string()]).args([
+            "--save",
+            "",
+            "--protected-mode",
+            "no",
+        ]);
+        match &self.durable {
+            Some(dir) => command.args(["--appendonly", "yes", "--dir"]).arg(dir),
+            None => command.args(["--appendonly", "no"]),
+        };
+        let child = command
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
