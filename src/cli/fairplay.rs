@@ -251,12 +251,8 @@ fn read_audits(paths: &[PathBuf], settings: &Settings, judging: &Judging) -> Res
 }
 
 fn run_assess(args: AssessArgs) -> Result<(), Failure> {
-    let model = Model::from_json(&read_text(&args.model)?)
-        .map_err(|e| Failure::Message(format!("{}: {e}", args.model.display())))?;
     let engine = engine();
-    let judging = Judging::of_model(&model, &engine).map_err(|(name, want, got)| {
-        Failure::Message(format!("{}: calibrated with {name} {want}; this engine's is {got}", args.model.display()))
-    })?;
+    let (model, judging) = model_judging(&args.model, &engine)?;
     if args.games.is_empty() && args.audits.is_empty() {
         return Err(Failure::Message("give --games or --audits".into()));
     }
@@ -291,16 +287,20 @@ fn run_assess(args: AssessArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A model and the judging it names, refused if this engine cannot reproduce it.
+fn model_judging(path: &Path, engine: &Engine) -> Result<(Model, Judging), Failure> {
+    let model =
+        Model::from_json(&read_text(path)?).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+    let judging = Judging::of_model(&model, engine).map_err(|(name, want, got)| {
+        Failure::Message(format!("{}: calibrated with {name} {want}; this engine's is {got}", path.display()))
+    })?;
+    Ok((model, judging))
+}
+
 fn run_screen(args: ScreenArgs) -> Result<(), Failure> {
     let engine = engine();
     let judging = match &args.model {
-        Some(path) => {
-            let model = Model::from_json(&read_text(path)?)
-                .map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
-            Judging::of_model(&model, &engine).map_err(|(name, want, got)| {
-                Failure::Message(format!("{}: calibrated with {name} {want}; this engine's is {got}", path.display()))
-            })?
-        }
+        Some(path) => model_judging(path, &engine)?.1,
         None => args.judging.judging()?,
     };
     let games = read_all(&args.games, judging.rules)?;

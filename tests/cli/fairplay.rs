@@ -138,6 +138,20 @@ fn assessments(text: &str) -> Vec<Value> {
     text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
+/// `--json`'s objects without the games' sources (a file and game number, or a
+/// request's field), which differ between records and audits of the same games.
+fn without_sources(text: &str) -> Vec<Value> {
+    let mut all = assessments(text);
+    for a in &mut all {
+        for list in ["perGame", "weightiestGames", "weightiestPlies"] {
+            for g in a[list].as_array_mut().into_iter().flatten() {
+                g.as_object_mut().unwrap().remove("source");
+            }
+        }
+    }
+    all
+}
+
 fn by_player<'a>(all: &'a [Value], name: &str) -> &'a Value {
     all.iter().find(|a| a["player"] == name).unwrap_or_else(|| panic!("{name} in {all:?}"))
 }
@@ -234,18 +248,7 @@ fn audits_passed_in_are_not_searched_again_and_give_the_same_answer() {
     let from_record = ok(&["fairplay", "assess", "--model", path(&p.model), "--games", path(&one), "--json"]);
     let out = run(&["fairplay", "assess", "--model", path(&p.model), "--audits", path(&audits), "--json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let strip = |text: &str| {
-        let mut all = assessments(text);
-        for a in &mut all {
-            for list in ["perGame", "weightiestGames", "weightiestPlies"] {
-                for g in a[list].as_array_mut().into_iter().flatten() {
-                    g.as_object_mut().unwrap().remove("source");
-                }
-            }
-        }
-        all
-    };
-    assert_eq!(strip(&String::from_utf8(out.stdout).unwrap()), strip(&from_record));
+    assert_eq!(without_sources(&String::from_utf8(out.stdout).unwrap()), without_sources(&from_record));
     // Nothing was judged: no progress line.
     assert!(!String::from_utf8_lossy(&out.stderr).contains("judged"));
     // An audit made at another budget is refused, naming the field.
@@ -364,20 +367,7 @@ fn games_screened_once_calibrate_and_assess_as_their_records_do() {
     // Assessed from the screened games: the records' answer.
     let assess =
         |flag: &str, file: &Path| ok(&["fairplay", "assess", "--model", path(&p.model), flag, path(file), "--json"]);
-    let strip = |text: &str| -> Vec<Value> {
-        assessments(text)
-            .into_iter()
-            .map(|mut a| {
-                for list in ["perGame", "weightiestGames", "weightiestPlies"] {
-                    for g in a[list].as_array_mut().into_iter().flatten() {
-                        g.as_object_mut().unwrap().remove("source");
-                    }
-                }
-                a
-            })
-            .collect()
-    };
-    assert_eq!(strip(&assess("--audits", &audits)), strip(&assess("--games", &p.honest)));
+    assert_eq!(without_sources(&assess("--audits", &audits)), without_sources(&assess("--games", &p.honest)));
     // Screened at another budget, the games are refused by a calibration at this one.
     let e = refused(&["fairplay", "calibrate", "--audits", path(&audits), "--out", path(&model), "--nodes", "3000"]);
     assert!(e.contains("line 1") && e.contains("nodes_per_ply"), "{e}");
