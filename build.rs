@@ -6,8 +6,13 @@ use std::path::PathBuf;
 
 use prost::Message;
 
-const FILES: &[&str] =
-    &["chuhe/v1/common.proto", "chuhe/v1/rules.proto", "chuhe/v1/analysis.proto", "chuhe/v1/notation.proto"];
+const FILES: &[&str] = &[
+    "chuhe/v1/common.proto",
+    "chuhe/v1/rules.proto",
+    "chuhe/v1/analysis.proto",
+    "chuhe/v1/notation.proto",
+    "chuhe/v1/jobs.proto",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("cargo:rerun-if-changed=proto");

@@ -91,13 +91,29 @@ pub struct MetricsTimeouts {
 }
 
 /// Serves `GET /metrics` on a bound listener until `shutdown` resolves, each connection
-/// under `timeouts`.
+/// under `timeouts`; with `health`, `GET /healthz` too: 200 while it holds true, 503
+/// while false (a worker whose queue does not answer).
 pub async fn serve_metrics(
     listener: TcpListener,
     timeouts: MetricsTimeouts,
+    health: Option<tokio::sync::watch::Receiver<bool>>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = axum::Router::new().route("/metrics", axum::routing::get(|| async { render_metrics() }));
+    let mut app = axum::Router::new().route("/metrics", axum::routing::get(|| async { render_metrics() }));
+    if let Some(health) = health {
+        app = app.route(
+            "/healthz",
+            axum::routing::get(move || {
+                let up = *health.borrow();
+                async move {
+                    match up {
+                        true => (http::StatusCode::OK, "ok\n"),
+                        false => (http::StatusCode::SERVICE_UNAVAILABLE, "the job queue does not answer\n"),
+                    }
+                }
+            }),
+        );
+    }
     let mut shutdown = std::pin::pin!(shutdown);
     let mut connections = tokio::task::JoinSet::new();
     loop {

@@ -46,6 +46,18 @@ pub fn unimplemented(what: impl Into<String>) -> Error {
     Error::Unimplemented(what.into())
 }
 
+impl Error {
+    /// The error of a message found at `path` inside a larger request: a bad field's
+    /// path is prefixed with it (`jobs[2].work.audit` and `position` make
+    /// `jobs[2].work.audit.position`).
+    pub fn within(self, path: &str) -> Error {
+        match self {
+            Error::BadField { field, reason } => Error::BadField { field: format!("{path}.{field}"), reason },
+            other => other,
+        }
+    }
+}
+
 impl From<EngineError> for Error {
     fn from(e: EngineError) -> Self {
         Error::Engine(e)

@@ -28,7 +28,21 @@ pub const MAX_GAMES: usize = 500;
 #[derive(Default)]
 pub struct Models {
     files: Vec<(PathBuf, Mutex<String>)>,
-    current: RwLock<Vec<Arc<Model>>>,
+    current: RwLock<Vec<HeldModel>>,
+}
+
+/// A model in use, with the digest of its file's text.
+struct HeldModel {
+    model: Arc<Model>,
+    digest: String,
+}
+
+impl HeldModel {
+    fn new(text: &str, model: Model) -> HeldModel {
+        let digest = ring::digest::digest(&ring::digest::SHA256, text.as_bytes());
+        let digest = digest.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect();
+        HeldModel { model: Arc::new(model), digest }
+    }
 }
 
 fn read_model(path: &Path) -> Result<(String, Model), String> {
@@ -42,22 +56,32 @@ impl Models {
     /// an error naming the file.
     pub fn open(paths: &[PathBuf]) -> Result<Models, String> {
         let mut files = Vec::new();
-        let mut models: Vec<Arc<Model>> = Vec::new();
+        let mut models: Vec<HeldModel> = Vec::new();
         for path in paths {
             let (text, model) = read_model(path)?;
-            if models.iter().any(|m| m.settings.variant == model.settings.variant) {
+            if models.iter().any(|m| m.model.settings.variant == model.settings.variant) {
                 return Err(format!("{}: a second model for {}", path.display(), model.settings.variant));
             }
+            models.push(HeldModel::new(&text, model));
             files.push((path.clone(), Mutex::new(text)));
-            models.push(Arc::new(model));
         }
         Ok(Models { files, current: RwLock::new(models) })
     }
 
     /// The model of a variant.
     pub fn of(&self, variant: Variant) -> Option<Arc<Model>> {
+        self.held(variant, |m| m.model.clone())
+    }
+
+    /// The first 64 bits of the SHA-256 of the text of the variant's model file, in hex:
+    /// what tells one model from another in a job's id.
+    pub fn digest(&self, variant: Variant) -> Option<String> {
+        self.held(variant, |m| m.digest.clone())
+    }
+
+    fn held<T>(&self, variant: Variant, part: impl Fn(&HeldModel) -> T) -> Option<T> {
         let models = self.current.read().unwrap_or_else(|e| e.into_inner());
-        models.iter().find(|m| m.settings.variant == variant.id()).cloned()
+        models.iter().find(|m| m.model.settings.variant == variant.id()).map(part)
     }
 
     /// Reads each file again whose text changed; says whether a model changed.
@@ -68,9 +92,12 @@ impl Models {
             match read_model(path) {
                 Ok((text, _)) if text == *last => {}
                 Ok((text, model)) => {
+                    let held = HeldModel::new(&text, model);
                     *last = text;
+                    let model = &held.model;
                     let mut models = self.current.write().unwrap_or_else(|e| e.into_inner());
-                    if models.iter().enumerate().any(|(j, m)| j != i && m.settings.variant == model.settings.variant) {
+                    let variant = &model.settings.variant;
+                    if models.iter().enumerate().any(|(j, m)| j != i && m.model.settings.variant == *variant) {
                         tracing::error!(
                             "{}: a second model for {}; the previous stays",
                             path.display(),
@@ -79,7 +106,7 @@ impl Models {
                         continue;
                     }
                     tracing::info!("{}: fair-play model reloaded", path.display());
-                    models[i] = Arc::new(model);
+                    models[i] = held;
                     changed = true;
                 }
                 Err(e) => tracing::error!("fair-play model does not load ({e}); the previous stays in use"),
@@ -396,27 +423,26 @@ pub fn assess_request(r: &proto::AssessPlayerRequest) -> Result<assess::Request<
     Ok(assess::Request { player, family_size, rating: r.rating })
 }
 
-/// The messages of AssessPlayer.
-pub type AssessStream = SearchStream<proto::AssessPlayerResponse>;
+/// What an assessment needs, checked: the model of the games' variant, the judging it
+/// describes on this engine, and the games.
+pub struct Prepared {
+    /// The model.
+    pub model: Arc<Model>,
+    /// How its positions are judged.
+    pub judging: Judging,
+    /// The games, those passed with their audits already judged.
+    pub games: Vec<ScreenedGame>,
+}
 
-/// AssessPlayer: every game checked, then judged on one search thread (a progress
-/// message per game), then one assessment per player.
-pub async fn assess_player(
-    engine: &Arc<Engine>,
+/// Checks an assessment request against the models held: Xiangqi or Janggi, a model
+/// for it that this engine reproduces, games that read, a player among them.
+pub fn prepare_assessment(
+    engine: &Engine,
     models: &Models,
     r: &proto::AssessPlayerRequest,
     limits: ContentLimits,
-) -> Result<AssessStream, Error> {
-    let variant = match super::game::request_variant(r.variant, "variant")? {
-        Some(v @ (Variant::Xiangqi | Variant::Janggi)) => v,
-        Some(Variant::ThreeKingdoms) => {
-            return Err(bad_request(
-                "variant",
-                "fair-play assessments serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move",
-            ));
-        }
-        None => return Err(bad_request("variant", "name the variant of the games")),
-    };
+) -> Result<Prepared, Error> {
+    let variant = assessed_variant(r.variant)?;
     let model = models.of(variant).ok_or_else(|| {
         Error::FailedPrecondition(format!(
             "the server has no fair-play model for {variant} (chuhe serve --fairplay-model)"
@@ -428,9 +454,37 @@ pub async fn assess_player(
         ))
     })?;
     let request = assess_request(r)?;
-    let mut games = request_games(&r.games, &model.settings, &judging, limits)?;
+    let games = request_games(&r.games, &model.settings, &judging, limits)?;
     assess::check(&games, &request)
         .map_err(|e| bad_request(if request.player.is_some() { "player" } else { "games" }, e.to_string()))?;
+    Ok(Prepared { model, judging, games })
+}
+
+/// The variant an assessment request names, if assessments serve it.
+pub fn assessed_variant(value: i32) -> Result<Variant, Error> {
+    match super::game::request_variant(value, "variant")? {
+        Some(v @ (Variant::Xiangqi | Variant::Janggi)) => Ok(v),
+        Some(Variant::ThreeKingdoms) => Err(bad_request(
+            "variant",
+            "fair-play assessments serve Xiangqi and Janggi: a Three Kingdoms game has three players and no single loss per move",
+        )),
+        None => Err(bad_request("variant", "name the variant of the games")),
+    }
+}
+
+/// The messages of AssessPlayer.
+pub type AssessStream = SearchStream<proto::AssessPlayerResponse>;
+
+/// AssessPlayer: every game checked, then judged on one search thread (a progress
+/// message per game), then one assessment per player.
+pub async fn assess_player(
+    engine: &Arc<Engine>,
+    models: &Models,
+    r: &proto::AssessPlayerRequest,
+    limits: ContentLimits,
+) -> Result<AssessStream, Error> {
+    let Prepared { model, judging, mut games } = prepare_assessment(engine, models, r, limits)?;
+    let request = assess_request(r)?;
     let (player, family_size, rating) = (request.player.map(str::to_string), request.family_size, request.rating);
     let screening = judging.screening(engine, 1);
     let stream = engine

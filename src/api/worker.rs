@@ -11,12 +11,13 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use super::convert::ContentLimits;
-use super::jobs::do_job;
+use super::fairplay::Models;
+use super::jobs::{WorkerContext, do_job};
 use crate::engine::Engine;
 use crate::engine::queue::{Failed, JobQueue, Lease, QueueError, Taken};
 
 /// How a worker runs.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct WorkerSettings {
     /// Its name in the consumer group (unique among the workers).
     pub name: String,
@@ -24,6 +25,8 @@ pub struct WorkerSettings {
     pub lease: Duration,
     /// The limits of a job's request.
     pub limits: ContentLimits,
+    /// The fair-play models assessments use.
+    pub models: Arc<Models>,
 }
 
 /// The longest wait for a new job before the queue is asked again (and lapsed leases
@@ -85,9 +88,11 @@ async fn do_one(
     // At most one part per ply of the game, bounded by the request's plies cap.
     let (parts_tx, mut parts) = mpsc::unbounded_channel::<(u32, Vec<u8>)>();
     let mut job = {
-        let (engine, lease, stop, limits) = (engine.clone(), lease.clone(), stop.clone(), settings.limits);
+        let (engine, lease, stop, models) = (engine.clone(), lease.clone(), stop.clone(), settings.models.clone());
+        let limits = settings.limits;
         tokio::task::spawn_blocking(move || {
-            do_job(&engine, &lease, limits, &stop, &mut |index, part| {
+            let context = WorkerContext { engine: &engine, models: &models, limits };
+            do_job(&context, &lease, &stop, &mut |index, part| {
                 let _ = parts_tx.send((index, part));
             })
         })
@@ -181,12 +186,17 @@ where
     }
 }
 
-/// How often the queue's figures are read for the metrics.
-const STATS_INTERVAL: Duration = Duration::from_secs(5);
+/// How often the queue's figures are read for the metrics and health checks.
+pub const STATS_INTERVAL: Duration = Duration::from_secs(5);
 
 /// Keeps the queue's gauges (open, pending and never-delivered jobs, the oldest open
-/// job's age, dead letters) current until `shutdown` turns true.
-pub async fn export_queue_metrics(queue: Arc<dyn JobQueue>, mut shutdown: watch::Receiver<bool>) {
+/// job's age, dead letters) current until `shutdown` turns true, and `up` telling
+/// whether the queue answered the last look (what health checks report).
+pub async fn export_queue_metrics(
+    queue: Arc<dyn JobQueue>,
+    up: watch::Sender<bool>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     describe_metrics();
     let mut ticks = tokio::time::interval(STATS_INTERVAL);
     loop {
@@ -203,9 +213,11 @@ pub async fn export_queue_metrics(queue: Arc<dyn JobQueue>, mut shutdown: watch:
                 let age = stats.oldest_age_ms.map_or(0.0, |ms| ms as f64 / 1000.0);
                 metrics::gauge!("chuhe_jobs_oldest_age_seconds").set(age);
                 metrics::gauge!("chuhe_jobs_queue_up").set(1.0);
+                up.send_if_modified(|was| !std::mem::replace(was, true));
             }
             Err(e) => {
                 metrics::gauge!("chuhe_jobs_queue_up").set(0.0);
+                up.send_if_modified(|was| std::mem::replace(was, false));
                 tracing::debug!(error = %e, "queue figures not read");
             }
         }

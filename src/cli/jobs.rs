@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chuhe::api::convert::ContentLimits;
+use chuhe::api::fairplay::Models;
 use chuhe::api::jobs::{DEFAULT_TENANT, audit_submission, result_json};
 use chuhe::api::proto;
 use chuhe::api::worker::{WorkerSettings, export_queue_metrics, work};
@@ -26,7 +27,7 @@ use crate::Failure;
 pub struct QueueArgs {
     /// The queue's Redis: `redis://HOST:PORT[/DB]` (or `rediss://`), Redis 7.0 or newer.
     #[arg(long, env = "CHUHE_QUEUE")]
-    queue: String,
+    queue: Option<String>,
     /// Most open (queued or running) jobs; a submit beyond is refused.
     #[arg(long, env = "CHUHE_QUEUE_MAX_OPEN", default_value_t = queue::DEFAULT_MAX_OPEN)]
     max_open: u64,
@@ -43,17 +44,23 @@ pub struct QueueArgs {
 }
 
 impl QueueArgs {
-    fn open(&self) -> Result<RedisQueue, Failure> {
+    /// The queue's configuration, if `--queue` names one.
+    pub fn config(&self) -> Result<Option<RedisQueueConfig>, Failure> {
+        let Some(url) = &self.queue else { return Ok(None) };
         if self.lease_s == 0 || self.result_ttl_s == 0 {
             return Err(Failure::Message("--lease-s and --result-ttl-s must be at least 1".into()));
         }
-        let config = RedisQueueConfig {
-            url: self.queue.clone(),
+        Ok(Some(RedisQueueConfig {
+            url: url.clone(),
             max_open: self.max_open,
             result_ttl: Duration::from_secs(self.result_ttl_s),
             lease: Duration::from_secs(self.lease_s),
             max_deliveries: self.max_deliveries,
-        };
+        }))
+    }
+
+    fn open(&self) -> Result<RedisQueue, Failure> {
+        let config = self.config()?.ok_or_else(|| Failure::Message("name the queue: --queue redis://...".into()))?;
         RedisQueue::connect(config).map_err(|e| Failure::Message(e.to_string()))
     }
 }
@@ -151,11 +158,20 @@ pub struct WorkerArgs {
     /// Most moves in a job's game.
     #[arg(long, env = "CHUHE_MAX_GAME_PLIES", default_value_t = 10_000)]
     max_game_plies: usize,
+    /// The transposition table of analysis jobs, in MiB (audits and assessments search
+    /// a small table of their own per ply).
+    #[arg(long, env = "CHUHE_HASH_MB", default_value_t = 64)]
+    hash_mb: usize,
+    /// Fair-play model files (one per variant) that assessment jobs use; the
+    /// submitters' must be the same.
+    #[arg(long = "fairplay-model", env = "CHUHE_FAIRPLAY_MODEL", value_delimiter = ',')]
+    fairplay_models: Vec<PathBuf>,
     /// `text` or `json` logs on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: chuhe::telemetry::LogFormat,
-    /// Serve Prometheus `/metrics` here: this worker's counters and the queue's gauges
-    /// (none by default, so that several workers on one host need no ports).
+    /// Serve Prometheus `/metrics` here: this worker's counters and the queue's gauges,
+    /// and `/healthz` (503 while the queue does not answer); none by default, so that
+    /// several workers on one host need no ports.
     #[arg(long, env = "CHUHE_METRICS_LISTEN")]
     metrics_listen: Option<std::net::SocketAddr>,
 }
@@ -268,6 +284,9 @@ async fn wait(args: WaitArgs) -> Result<(), Failure> {
 fn job_json(r: &JobRecord) -> Result<String, Failure> {
     let mut object = serde_json::Map::new();
     object.insert("id".into(), r.id.as_str().into());
+    if !r.platform_id.is_empty() {
+        object.insert("platform_id".into(), r.platform_id.as_str().into());
+    }
     object.insert("kind".into(), r.kind.as_str().into());
     object.insert("state".into(), r.state.as_str().into());
     object.insert("deliveries".into(), r.deliveries.into());
@@ -322,9 +341,9 @@ pub fn run_worker(args: WorkerArgs) -> Result<(), Failure> {
     }
     runtime()?.block_on(async move {
         let queue: Arc<dyn JobQueue> = Arc::new(args.queue.open()?);
+        let models = Arc::new(Models::open(&args.fairplay_models).map_err(Failure::Message)?);
         let engine = Engine::new(EngineConfig {
-            // Audits search on a table of their own.
-            hash_mb: 1,
+            hash_mb: args.hash_mb,
             workers: 1,
             max_analysis: Duration::from_millis(args.max_analysis_ms),
             ..EngineConfig::default()
@@ -333,8 +352,12 @@ pub fn run_worker(args: WorkerArgs) -> Result<(), Failure> {
             name,
             lease: Duration::from_secs(args.queue.lease_s),
             limits: ContentLimits { max_game_plies: args.max_game_plies },
+            models,
         };
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        // The queue is looked at from the start: the gauges and /healthz.
+        let (up, health) = tokio::sync::watch::channel(false);
+        tokio::spawn(export_queue_metrics(queue.clone(), up, stopped.clone()));
         if let Some(addr) = args.metrics_listen {
             let listener = tokio::net::TcpListener::bind(addr)
                 .await
@@ -345,10 +368,9 @@ pub fn run_worker(args: WorkerArgs) -> Result<(), Failure> {
                 idle: Some(Duration::from_secs(300)),
             };
             let mut metrics_stop = stopped.clone();
-            tokio::spawn(chuhe::telemetry::serve_metrics(listener, timeouts, async move {
+            tokio::spawn(chuhe::telemetry::serve_metrics(listener, timeouts, Some(health), async move {
                 let _ = metrics_stop.wait_for(|s| *s).await;
             }));
-            tokio::spawn(export_queue_metrics(queue.clone(), stopped.clone()));
         }
         tokio::spawn(async move {
             super::serve::termination_signal().await;
@@ -360,7 +382,8 @@ pub fn run_worker(args: WorkerArgs) -> Result<(), Failure> {
     })
 }
 
-fn default_name() -> String {
+/// A worker's name when none is given: the host's name and the process id.
+pub fn default_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     let host: String =
         host.trim().chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')).take(40).collect();

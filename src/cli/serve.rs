@@ -7,7 +7,7 @@ use chuhe::engine::store::{StoreConfig, StoreKind};
 use chuhe::engine::{EngineConfig, SearchPriority};
 use chuhe::search::nnue::{Evaluation, NetVariant};
 use chuhe::service::connections::{ConnectionLimits, bind};
-use chuhe::service::server::{EXIT_CALLS_CUT, Reflection, ServerConfig, runtime, serve};
+use chuhe::service::server::{EXIT_CALLS_CUT, JobsConfig, Reflection, ServerConfig, runtime, serve};
 use chuhe::service::tls::TlsFiles;
 use chuhe::telemetry::{self, LogFormat};
 use clap::Parser;
@@ -109,6 +109,14 @@ pub struct ServeArgs {
     /// that does not read leaves the model in use).
     #[arg(long, default_value_t = 10)]
     fairplay_reload_s: u64,
+    /// The job queue JobService submits to and reads from (`--queue redis://...`, with
+    /// its settings: docs/jobs.md); none: JobService answers FAILED_PRECONDITION.
+    #[command(flatten)]
+    queue: super::jobs::QueueArgs,
+    /// Also do jobs of the queue: this many at once beside the calls, each on a thread
+    /// of its own (0: none, the server only submits and reads).
+    #[arg(long, env = "CHUHE_WORKER", default_value_t = 0, num_args = 0..=1, default_missing_value = "1")]
+    worker: usize,
     /// The longest a refusal over a tenant's quota is held back, in milliseconds: as
     /// long as the call would have waited in line for its quota, so that a client
     /// retrying at once is slowed to its quota's pace (0: refuse at once).
@@ -374,6 +382,13 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
         analysis_cache,
         fairplay_models: args.fairplay_model.clone(),
         fairplay_reload_interval: Duration::from_secs(args.fairplay_reload_s.max(1)),
+        jobs: match args.queue.config()? {
+            Some(queue) => Some(JobsConfig { queue, workers: args.worker, worker_name: super::jobs::default_name() }),
+            None if args.worker > 0 => {
+                return Err(Failure::Message("--worker needs a queue: --queue redis://...".into()));
+            }
+            None => None,
+        },
     };
     let runtime = runtime(None).map_err(|e| Failure::Message(format!("cannot start the runtime: {e}")))?;
     let served = runtime.block_on(async move {
@@ -389,7 +404,7 @@ pub fn run_server(args: ServeArgs) -> Result<(), Failure> {
             first_request: config.connections.first_request_timeout,
             idle: config.connections.idle_timeout,
         };
-        tokio::spawn(telemetry::serve_metrics(metrics, timeouts, async move {
+        tokio::spawn(telemetry::serve_metrics(metrics, timeouts, None, async move {
             let _ = metrics_stop.wait_for(|s| *s).await;
         }));
         tracing::info!(grpc = %args.listen, metrics = %args.metrics_listen, "serving");

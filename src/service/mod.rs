@@ -20,6 +20,8 @@ pub mod connections;
 /// The API's errors as gRPC statuses.
 pub mod errors;
 mod grpc_headers;
+/// JobService over tonic.
+pub mod jobs;
 /// The API keys file, read again when it changes.
 pub mod keys_file;
 /// Admission, deadlines, metrics and the audit line of every call.

@@ -12,15 +12,19 @@ use tonic::service::Routes;
 use super::analysis::Analysis;
 use super::auth::{AuthLayer, KeysFile};
 use super::connections::{ConnectionLimits, Connections};
+use super::jobs::Jobs;
 use super::middleware::{CallLimits, Cutoff, GrpcLayer, methods_of};
 use super::notation::Notations;
 use super::rules::RulesServer;
 use super::tls::{TlsAcceptor, TlsFiles};
 use crate::api::convert::ContentLimits;
 use crate::api::fairplay::Models;
+use crate::api::proto::job_service_server::JobServiceServer;
 use crate::api::proto::{
     self, analysis_service_server::AnalysisServiceServer, notation_service_server::NotationServiceServer,
 };
+use crate::api::worker::{WorkerSettings, export_queue_metrics, work};
+use crate::engine::queue::{JobQueue, RedisQueue, RedisQueueConfig};
 use crate::engine::store::{AnalysisStore, StoreConfig};
 use crate::engine::{Engine, EngineConfig};
 
@@ -73,6 +77,21 @@ pub struct ServerConfig {
     pub fairplay_models: Vec<PathBuf>,
     /// How often the model files are looked at for a change.
     pub fairplay_reload_interval: Duration,
+    /// The job queue JobService submits to, and the workers beside the calls; none:
+    /// JobService answers FAILED_PRECONDITION.
+    pub jobs: Option<JobsConfig>,
+}
+
+/// The server's job queue, and how many jobs it does itself.
+#[derive(Clone, Debug)]
+pub struct JobsConfig {
+    /// The queue.
+    pub queue: RedisQueueConfig,
+    /// Jobs done at once by the server beside its calls (`serve --worker`), each on a
+    /// thread of its own: 0, the server only submits and reads.
+    pub workers: usize,
+    /// The workers' consumer names start with it (then `-1`, `-2`...).
+    pub worker_name: String,
 }
 
 impl Default for ServerConfig {
@@ -97,6 +116,7 @@ impl Default for ServerConfig {
             analysis_cache: StoreConfig::off(),
             fairplay_models: Vec::new(),
             fairplay_reload_interval: Duration::from_secs(10),
+            jobs: None,
         }
     }
 }
@@ -163,6 +183,31 @@ pub async fn serve(
             models.reload_if_changed();
         })
     });
+    let queue: Option<Arc<dyn JobQueue>> = match &config.jobs {
+        Some(jobs) => Some(Arc::new(RedisQueue::connect(jobs.queue.clone())?)),
+        None => None,
+    };
+    let job_service = JobServiceServer::new(Jobs {
+        queue: queue.clone(),
+        limits,
+        evaluation: config.engine.evaluation.clone(),
+        models: models.clone(),
+    })
+    .max_decoding_message_size(config.max_message_bytes)
+    .max_encoding_message_size(config.max_message_bytes);
+    let (workers_stop, workers_stopped) = tokio::sync::watch::channel(false);
+    let mut workers = tokio::task::JoinSet::new();
+    if let (Some(queue), Some(jobs)) = (&queue, &config.jobs) {
+        for i in 1..=jobs.workers {
+            let settings = WorkerSettings {
+                name: format!("{}-{i}", jobs.worker_name),
+                lease: jobs.queue.lease,
+                limits,
+                models: models.clone(),
+            };
+            workers.spawn(work(engine.clone(), queue.clone(), settings, workers_stopped.clone()));
+        }
+    }
     let analysis = AnalysisServiceServer::new(Analysis { engine, limits, models })
         .max_decoding_message_size(config.max_message_bytes)
         .max_encoding_message_size(config.max_message_bytes);
@@ -171,7 +216,24 @@ pub async fn serve(
     health.set_serving::<RulesServer>().await;
     health.set_serving::<AnalysisServiceServer<Analysis>>().await;
     health.set_serving::<NotationServiceServer<Notations>>().await;
+    health.set_not_serving::<JobServiceServer<Jobs>>().await;
     health.set_service_status("", tonic_health::ServingStatus::Serving).await;
+    // JobService is SERVING while its queue answers; the server as a whole does not
+    // depend on it.
+    let queue_health = queue.clone().map(|queue| {
+        let (up, mut seen) = tokio::sync::watch::channel(false);
+        let (health, stopped) = (health.clone(), workers_stopped.clone());
+        tokio::spawn(async move {
+            tokio::spawn(export_queue_metrics(queue, up, stopped));
+            while seen.changed().await.is_ok() {
+                let up = *seen.borrow_and_update();
+                match up {
+                    true => health.set_serving::<JobServiceServer<Jobs>>().await,
+                    false => health.set_not_serving::<JobServiceServer<Jobs>>().await,
+                }
+            }
+        })
+    });
 
     let reflection = || {
         tonic_reflection::server::Builder::configure()
@@ -207,7 +269,7 @@ pub async fn serve(
     if config.reflection != Reflection::Off {
         routes = routes.add_service(reflection_v1).add_service(reflection_v1alpha);
     }
-    let routes = routes.add_service(rules).add_service(analysis).add_service(notations);
+    let routes = routes.add_service(rules).add_service(analysis).add_service(notations).add_service(job_service);
     let service = tower::ServiceBuilder::new()
         .layer(GrpcLayer::new(&call_limits, methods, cutoff.clone()))
         .layer(AuthLayer::new(api_keys, config.reflection == Reflection::Open, config.longest_refusal_hold))
@@ -223,13 +285,18 @@ pub async fn serve(
         health.set_not_serving::<RulesServer>().await;
         health.set_not_serving::<AnalysisServiceServer<Analysis>>().await;
         health.set_not_serving::<NotationServiceServer<Notations>>().await;
+        health.set_not_serving::<JobServiceServer<Jobs>>().await;
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+        // The jobs under way are handed back to the queue, their parts kept.
+        let _ = workers_stop.send(true);
         tokio::time::sleep(drain).await;
     };
     connections.accept(listener, stop_accepting).await;
-    for reload in [reload, keys_reload, models_reload].into_iter().flatten() {
+    for reload in [reload, keys_reload, models_reload, queue_health].into_iter().flatten() {
         reload.abort();
     }
+    // A worker hands its job back within one ply's or one position's search.
+    let _ = tokio::time::timeout(grace, async { while workers.join_next().await.is_some() {} }).await;
     // The listener is closed: new clients are refused instead of waiting.
     tracing::info!(grace = ?grace, "no longer accepting; finishing in-flight calls");
     let mut served = Served::default();

@@ -236,11 +236,12 @@ fn check_results(redis: &Redis, ids: &[String], records: &[PathBuf], jobs: &Hash
     assert_eq!(len(redis, "work"), 0, "the work stream holds open jobs only");
 }
 
-/// The text of `GET /metrics` at `addr` (empty while nothing listens there).
-fn scrape(addr: &str) -> String {
+/// The answer to `GET path` at `addr`, status line included (empty while nothing
+/// listens there).
+fn http_get(addr: &str, path: &str) -> String {
     use std::io::{Read, Write};
     let Ok(mut stream) = std::net::TcpStream::connect(addr) else { return String::new() };
-    let _ = stream.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let _ = stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
     let mut text = String::new();
     let _ = stream.read_to_string(&mut text);
     text
@@ -380,7 +381,7 @@ fn a_bad_job_is_dead_lettered_with_its_reason_after_its_deliveries_and_the_rest_
 
 #[test]
 fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
-    let redis = Redis::start();
+    let mut redis = Redis::start();
     let dir = Scratch::new("bound");
     let records = games(&dir.0, 6, 6, 6);
     let ids = submit(&redis, &records[..5], &["--max-open", "5"]);
@@ -400,7 +401,7 @@ fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
     check_results(&redis, &ids, &records[..5], &jobs);
     // The worker's metrics: its jobs done, and the queue's gauges once they are read.
     wait_until("the queue's gauges show it empty", || {
-        let text = scrape(&metrics);
+        let text = http_get(&metrics, "/metrics");
         text.contains("chuhe_jobs_done_total{kind=\"audit\"} 5")
             && text.contains("chuhe_jobs_open 0")
             && text.contains("chuhe_jobs_queue_up 1")
@@ -408,6 +409,13 @@ fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
     // With room again, the refused job is taken.
     let again = submit(&redis, &records[5..], &["--max-open", "5"]);
     assert_eq!(again.len(), 1);
+    // The worker's health follows the queue: 503 while Redis is gone, 200 once it is back.
+    let healthy = |code: &str| http_get(&metrics, "/healthz").starts_with(&format!("HTTP/1.1 {code}"));
+    wait_until("the worker healthy", || healthy("200"));
+    redis.stop();
+    wait_until("the worker unhealthy without its queue", || healthy("503"));
+    redis.resume();
+    wait_until("the worker healthy again", || healthy("200"));
 }
 
 #[test]
@@ -456,6 +464,7 @@ async fn a_lease_taken_over_cannot_save_finish_or_fail_the_job() {
     let job = NewJob {
         id: JobId::of(&identity),
         tenant: "platform".into(),
+        platform_id: String::new(),
         kind: JobKind::Audit,
         request: b"a request".to_vec(),
     };
@@ -516,8 +525,13 @@ async fn a_cancelled_job_is_not_delivered() {
         evaluation: "classical",
         rule_set: "x",
     };
-    let job =
-        NewJob { id: JobId::of(&identity), tenant: "platform".into(), kind: JobKind::Audit, request: b"r".to_vec() };
+    let job = NewJob {
+        id: JobId::of(&identity),
+        tenant: "platform".into(),
+        platform_id: String::new(),
+        kind: JobKind::Audit,
+        request: b"r".to_vec(),
+    };
     queue.submit(&job).await.unwrap();
     assert_eq!(queue.cancel("platform", &job.id).await.unwrap(), Cancelled::Cancelled);
     assert!(matches!(queue.take("w", Duration::from_millis(100)).await.unwrap(), Taken::Nothing));

@@ -34,7 +34,7 @@ fn judging() -> Judging {
 
 /// A model with the server engine's settings and the parameters given (the statistics
 /// are not under test here, the call is).
-fn model(s: f64) -> Model {
+pub(crate) fn model(s: f64) -> Model {
     let engine = Engine::new(small_engine());
     let band = Band {
         rating_low: None,
@@ -70,7 +70,7 @@ fn model(s: f64) -> Model {
     }
 }
 
-fn model_file(name: &str, m: &Model) -> PathBuf {
+pub(crate) fn model_file(name: &str, m: &Model) -> PathBuf {
     let path = std::env::temp_dir().join(format!("chuhe-fairplay-{}-{name}.json", std::process::id()));
     std::fs::write(&path, m.to_json()).unwrap();
     path
@@ -86,7 +86,7 @@ async fn server(models: Vec<PathBuf>) -> Running {
     .await
 }
 
-fn request(player: &str) -> proto::AssessPlayerRequest {
+pub(crate) fn request(player: &str) -> proto::AssessPlayerRequest {
     proto::AssessPlayerRequest {
         variant: proto::Variant::Xiangqi as i32,
         games: vec![proto::FairPlayGame { record: record(), ..Default::default() }],
@@ -96,7 +96,7 @@ fn request(player: &str) -> proto::AssessPlayerRequest {
 }
 
 /// The progress messages and the assessments of a call.
-async fn call(
+pub(crate) async fn call(
     running: &Running,
     r: proto::AssessPlayerRequest,
 ) -> (Vec<proto::AssessProgress>, Vec<proto::PlayerAssessment>) {

@@ -19,6 +19,7 @@ mod game_length_limits;
 mod ghz_configs;
 mod hardening;
 mod janggi;
+mod jobs;
 mod move_list;
 mod notation;
 mod notation_variants;

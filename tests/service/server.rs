@@ -367,7 +367,7 @@ async fn metrics_count_requests_by_method_and_code() {
     let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics_addr = metrics.local_addr().unwrap();
     let timeouts = chuhe::telemetry::MetricsTimeouts { first_request: Duration::from_secs(10), idle: None };
-    tokio::spawn(chuhe::telemetry::serve_metrics(metrics, timeouts, std::future::pending()));
+    tokio::spawn(chuhe::telemetry::serve_metrics(metrics, timeouts, None, std::future::pending()));
     let server = start_alone(ServerConfig::default()).await;
     let mut client = server.rules().await;
     let ok = ["grpc_method=\"ListLegalMoves\"", "grpc_code=\"OK\"", "grpc_service=\"chuhe.v1.RulesService\""];

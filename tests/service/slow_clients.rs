@@ -228,7 +228,7 @@ async fn the_metrics_port_closes_idle_and_half_sent_connections() {
     let addr = listener.local_addr().unwrap();
     let (first_request, idle) = (Duration::from_millis(500), Duration::from_millis(800));
     let timeouts = chuhe::telemetry::MetricsTimeouts { first_request, idle: Some(idle) };
-    let server = tokio::spawn(chuhe::telemetry::serve_metrics(listener, timeouts, std::future::pending()));
+    let server = tokio::spawn(chuhe::telemetry::serve_metrics(listener, timeouts, None, std::future::pending()));
     let silent = tokio::net::TcpStream::connect(addr).await.unwrap();
     let mut half_sent = tokio::net::TcpStream::connect(addr).await.unwrap();
     half_sent.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\n").await.unwrap();

@@ -27,6 +27,10 @@ pub use redis::{KEY_PREFIX, RedisQueue, RedisQueueConfig};
 pub enum JobKind {
     /// An AuditGame request: one game's plies judged.
     Audit,
+    /// Analyze requests, one position each.
+    Analyze,
+    /// An AssessPlayer request: its games judged, then its players assessed.
+    Assess,
 }
 
 impl JobKind {
@@ -34,6 +38,8 @@ impl JobKind {
     pub fn as_str(self) -> &'static str {
         match self {
             JobKind::Audit => "audit",
+            JobKind::Analyze => "analyze",
+            JobKind::Assess => "assess",
         }
     }
 
@@ -41,6 +47,8 @@ impl JobKind {
     pub fn from_name(name: &str) -> Option<JobKind> {
         match name {
             "audit" => Some(JobKind::Audit),
+            "analyze" => Some(JobKind::Analyze),
+            "assess" => Some(JobKind::Assess),
             _ => None,
         }
     }
@@ -162,6 +170,9 @@ pub fn valid_tenant(tenant: &str) -> bool {
         && tenant.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
 }
 
+/// Most bytes of a platform's own id of a job.
+pub const MAX_PLATFORM_ID_BYTES: usize = 128;
+
 /// A job to submit.
 #[derive(Clone, Debug)]
 pub struct NewJob {
@@ -169,6 +180,9 @@ pub struct NewJob {
     pub id: JobId,
     /// The tenant that owns it.
     pub tenant: String,
+    /// The platform's own id for it (not part of [`JobId`]; the first submission's is
+    /// kept), at most [`MAX_PLATFORM_ID_BYTES`].
+    pub platform_id: String,
     /// Its kind.
     pub kind: JobKind,
     /// Its request, encoded.
@@ -233,6 +247,8 @@ pub enum Failed {
 pub struct JobRecord {
     /// Its id.
     pub id: JobId,
+    /// The platform's own id given with its first submission.
+    pub platform_id: String,
     /// Its kind.
     pub kind: JobKind,
     /// Its state.
@@ -256,6 +272,15 @@ pub enum Cancelled {
     AlreadyFinal(JobState),
     /// The tenant has no such job.
     Unknown,
+}
+
+/// Where a job stands, as a watcher compares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobStanding {
+    /// Its state.
+    pub state: JobState,
+    /// Deliveries so far.
+    pub deliveries: u32,
 }
 
 /// The queue's figures, for metrics and `chuhe jobs status`.
@@ -332,8 +357,13 @@ pub trait JobQueue: Send + Sync {
     fn get<'a>(&'a self, tenant: &'a str, id: &'a JobId) -> QueueFuture<'a, Option<JobRecord>>;
     /// Cancels the tenant's job `id` unless it has ended.
     fn cancel<'a>(&'a self, tenant: &'a str, id: &'a JobId) -> QueueFuture<'a, Cancelled>;
+    /// Where each of the tenant's jobs `ids` stands, in one look (none: the tenant has
+    /// no such job).
+    fn standings<'a>(&'a self, tenant: &'a str, ids: &'a [JobId]) -> QueueFuture<'a, Vec<Option<JobStanding>>>;
     /// The ids of the tenant's jobs still kept, oldest first, at most `limit`.
     fn list<'a>(&'a self, tenant: &'a str, limit: usize) -> QueueFuture<'a, Vec<JobId>>;
+    /// The ids of the tenant's most recent jobs, newest first, at most `limit`.
+    fn recent<'a>(&'a self, tenant: &'a str, limit: usize) -> QueueFuture<'a, Vec<JobId>>;
     /// The queue's figures.
     fn stats(&self) -> QueueFuture<'_, QueueStats>;
 }

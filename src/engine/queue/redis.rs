@@ -11,8 +11,8 @@ use redis::{Client, IntoConnectionInfo, Value};
 
 use super::scripts;
 use super::{
-    Cancelled, Failed, JobId, JobKind, JobQueue, JobRecord, JobState, Lease, NewJob, QueueError, QueueFuture,
-    QueueStats, Submitted, Taken, valid_tenant,
+    Cancelled, Failed, JobId, JobKind, JobQueue, JobRecord, JobStanding, JobState, Lease, MAX_PLATFORM_ID_BYTES,
+    NewJob, QueueError, QueueFuture, QueueStats, Submitted, Taken, valid_tenant,
 };
 
 /// The prefix of every key of the queue.
@@ -345,6 +345,23 @@ impl RedisQueue {
         Self::leased(&reply, &token, worker)
     }
 
+    /// The tenant's job ids in its index, by `order` (`ZRANGE`: oldest first, or
+    /// `ZREVRANGE`), at most `limit`.
+    async fn ids(&self, tenant: &str, limit: usize, order: &str) -> Result<Vec<JobId>, QueueError> {
+        if !valid_tenant(tenant) || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut connection = self.commands.clone();
+        let ids: Vec<String> = redis::cmd(order)
+            .arg(format!("{KEY_PREFIX}tenant:{tenant}"))
+            .arg(0)
+            .arg(limit.min(isize::MAX as usize) as i64 - 1)
+            .query_async(&mut connection)
+            .await
+            .map_err(failed)?;
+        Ok(ids.iter().filter_map(|id| JobId::parse(id)).collect())
+    }
+
     fn flag(reply: &Value, what: &str) -> Result<bool, QueueError> {
         match reply {
             Value::Int(1) => Ok(true),
@@ -364,6 +381,9 @@ impl JobQueue for RedisQueue {
             if !valid_tenant(&job.tenant) {
                 return Err(QueueError::Invalid(format!("tenant {:?}: 1 to 64 letters, digits, . _ -", job.tenant)));
             }
+            if job.platform_id.len() > MAX_PLATFORM_ID_BYTES {
+                return Err(QueueError::Invalid(format!("a platform id of at most {MAX_PLATFORM_ID_BYTES} bytes")));
+            }
             let reply = self
                 .run(
                     &self.scripts.submit,
@@ -374,6 +394,7 @@ impl JobQueue for RedisQueue {
                         &job.request,
                         self.config.max_open.to_string().as_bytes(),
                         self.ttl_ms().to_string().as_bytes(),
+                        job.platform_id.as_bytes(),
                     ],
                 )
                 .await?;
@@ -491,7 +512,7 @@ impl JobQueue for RedisQueue {
             let mut connection = self.commands.clone();
             let fields: Vec<Option<Vec<u8>>> = redis::cmd("HMGET")
                 .arg(format!("{KEY_PREFIX}job:{id}"))
-                .arg(&["tenant", "kind", "state", "deliveries", "error", "result", "worker"])
+                .arg(&["tenant", "kind", "state", "deliveries", "error", "result", "worker", "platform_id"])
                 .query_async(&mut connection)
                 .await
                 .map_err(failed)?;
@@ -503,6 +524,7 @@ impl JobQueue for RedisQueue {
             let bad = || QueueError::Unreachable(format!("job {id}: a record this version does not read"));
             Ok(Some(JobRecord {
                 id: id.clone(),
+                platform_id: text(7).unwrap_or_default(),
                 kind: text(1).and_then(|k| JobKind::from_name(&k)).ok_or_else(bad)?,
                 state: text(2).and_then(|s| JobState::from_name(&s)).ok_or_else(bad)?,
                 deliveries: text(3).and_then(|d| d.parse().ok()).unwrap_or(0),
@@ -529,21 +551,36 @@ impl JobQueue for RedisQueue {
         })
     }
 
-    fn list<'a>(&'a self, tenant: &'a str, limit: usize) -> QueueFuture<'a, Vec<JobId>> {
+    fn standings<'a>(&'a self, tenant: &'a str, ids: &'a [JobId]) -> QueueFuture<'a, Vec<Option<JobStanding>>> {
         Box::pin(async move {
-            if !valid_tenant(tenant) || limit == 0 {
+            if ids.is_empty() {
                 return Ok(Vec::new());
             }
+            let mut pipe = redis::pipe();
+            for id in ids {
+                pipe.cmd("HMGET").arg(format!("{KEY_PREFIX}job:{id}")).arg(&["tenant", "state", "deliveries"]);
+            }
             let mut connection = self.commands.clone();
-            let ids: Vec<String> = redis::cmd("ZRANGE")
-                .arg(format!("{KEY_PREFIX}tenant:{tenant}"))
-                .arg(0)
-                .arg(limit.min(isize::MAX as usize) as i64 - 1)
-                .query_async(&mut connection)
-                .await
-                .map_err(failed)?;
-            Ok(ids.iter().filter_map(|id| JobId::parse(id)).collect())
+            let rows: Vec<Vec<Option<String>>> = pipe.query_async(&mut connection).await.map_err(failed)?;
+            Ok(rows
+                .into_iter()
+                .map(|row| match &row[..] {
+                    [Some(t), Some(state), deliveries] if t == tenant => Some(JobStanding {
+                        state: JobState::from_name(state)?,
+                        deliveries: deliveries.as_deref().and_then(|d| d.parse().ok()).unwrap_or(0),
+                    }),
+                    _ => None,
+                })
+                .collect())
         })
+    }
+
+    fn list<'a>(&'a self, tenant: &'a str, limit: usize) -> QueueFuture<'a, Vec<JobId>> {
+        Box::pin(self.ids(tenant, limit, "ZRANGE"))
+    }
+
+    fn recent<'a>(&'a self, tenant: &'a str, limit: usize) -> QueueFuture<'a, Vec<JobId>> {
+        Box::pin(self.ids(tenant, limit, "ZREVRANGE"))
     }
 
     fn stats(&self) -> QueueFuture<'_, QueueStats> {

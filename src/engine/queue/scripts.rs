@@ -105,11 +105,11 @@ local function holds(id, token)
 end
 "#;
 
-/// ARGV: prefix, id, tenant, kind, request, bound, time to live (ms).
+/// ARGV: prefix, id, tenant, kind, request, bound, time to live (ms), platform id.
 /// Returns `{'queued'}`, `{'exists', state}` or `{'full', length}`.
 pub const SUBMIT: &str = r#"
 local id, tenant, kind, request = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local bound, ttl = tonumber(ARGV[6]), tonumber(ARGV[7])
+local bound, ttl, platform_id = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8]
 local job = job_key(id)
 local state = redis.call('HGET', job, 'state')
 if state then return {'exists', state} end
@@ -118,7 +118,7 @@ if length >= bound then return {'full', tostring(length)} end
 local now = now_ms()
 local entry = redis.call('XADD', WORK, '*', 'job', id)
 redis.call('HSET', job, 'tenant', tenant, 'kind', kind, 'request', request, 'state', 'queued',
-  'submitted_ms', ms(now), 'deliveries', 0, 'entry', entry)
+  'submitted_ms', ms(now), 'deliveries', 0, 'entry', entry, 'platform_id', platform_id)
 local index = P .. 'tenant:' .. tenant
 redis.call('ZADD', index, now, id)
 -- Forgets, a few at a time, the ids of jobs that have expired.
