@@ -1,25 +1,17 @@
 //! The float model quantised into the net file the search loads (`CHUHENN1`, version
-//! 1; the layout is the loader's, in `search::nnue`): feature weights and bias
+//! 2; the layout is the loader's, in `search::nnue`): feature weights and bias
 //! `round(x * QA)` as i16, output weights `round(x * QB)` as i16, output bias
 //! `round(x * QA * QB)` as i32, all little-endian after the header.
 
 use super::data::{DataVariant, Record};
 use super::model::{Model, Sample};
-use crate::search::nnue::net::{INPUTS, MAGIC, QA, QB, VERSION};
+use crate::search::nnue::net::{QA, QB, header, seal};
 use crate::search::nnue::{NetVariant, Network};
 
 /// The bytes of the net file of `model` for `variant`, its float output read in
 /// `scale` evaluation units.
 pub fn net_file(model: &Model, variant: DataVariant, scale: i32) -> Vec<u8> {
-    let mut bytes =
-        Vec::with_capacity(40 + 2 * model.w.len() + 2 * model.bias.len() + 2 * model.v.len() + 4 * model.c.len());
-    bytes.extend_from_slice(MAGIC);
-    for field in [VERSION, net_variant(variant).code(), INPUTS as u32, model.hidden as u32, model.buckets as u32] {
-        bytes.extend_from_slice(&field.to_le_bytes());
-    }
-    for field in [QA, QB, scale] {
-        bytes.extend_from_slice(&field.to_le_bytes());
-    }
+    let mut bytes = header(net_variant(variant), model.hidden, model.buckets, scale);
     let i16_of = |x: f32, q: i32| (x * q as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
     for &w in model.w.iter().chain(&model.bias) {
         bytes.extend_from_slice(&i16_of(w, QA).to_le_bytes());
@@ -30,7 +22,7 @@ pub fn net_file(model: &Model, variant: DataVariant, scale: i32) -> Vec<u8> {
     for &c in &model.c {
         bytes.extend_from_slice(&((c * (QA * QB) as f32).round() as i32).to_le_bytes());
     }
-    bytes
+    seal(bytes)
 }
 
 /// The loader's name of a variant.
@@ -59,6 +51,7 @@ pub fn quantisation_error(model: &Model, net: &Network, records: &[Record], scal
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::nnue::net::INPUTS;
 
     #[test]
     fn the_file_has_the_specified_layout() {
@@ -67,15 +60,17 @@ mod tests {
         model.v[1] = -0.5;
         model.c[1] = 0.25;
         let bytes = net_file(&model, DataVariant::Janggi, 400);
-        assert_eq!(bytes.len(), 40 + 2 * (INPUTS * 16 + 16) + 2 * 2 * 32 + 4 * 2);
+        assert_eq!(bytes.len(), 40 + 2 * (INPUTS * 16 + 16) + 2 * 2 * 32 + 4 * 2 + 32);
         assert_eq!(&bytes[..8], b"CHUHENN1");
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
-        assert_eq!([u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)], [1, 1, 1260, 16, 2]);
+        assert_eq!([u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)], [2, 1, 1260, 16, 2]);
         assert_eq!([u32_at(28), u32_at(32), u32_at(36)], [255, 64, 400]);
         assert_eq!(i16::from_le_bytes([bytes[40], bytes[41]]), 255);
         let v_at = 40 + 2 * (INPUTS * 16 + 16);
         assert_eq!(i16::from_le_bytes([bytes[v_at + 2], bytes[v_at + 3]]), -32);
-        let c_at = bytes.len() - 4;
-        assert_eq!(i32::from_le_bytes(bytes[c_at..].try_into().unwrap()), 4080);
+        let (contents, checksum) = bytes.split_at(bytes.len() - 32);
+        assert_eq!(checksum, ring::digest::digest(&ring::digest::SHA256, contents).as_ref());
+        let c_at = contents.len() - 4;
+        assert_eq!(i32::from_le_bytes(contents[c_at..].try_into().unwrap()), 4080);
     }
 }

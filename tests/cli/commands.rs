@@ -289,5 +289,18 @@ fn serve_refuses_a_bad_eval_file() {
     assert!(err.contains(&format!("net file {}: variant code 0, expected 1 (janggi)", xiangqi.display())), "{err}");
     let err = serve("--eval-file", &dir.join("missing.nnue"));
     assert!(err.contains("missing.nnue: cannot be read"), "{err}");
+    // A device is never read: /dev/zero would fill the memory.
+    let err = serve("--eval-file", std::path::Path::new("/dev/zero"));
+    assert!(err.contains("cannot start: net file /dev/zero: not a regular file"), "{err}");
+    // A net with its last weights damaged no longer loads and plays silently.
+    let damaged = dir.join("damaged.nnue");
+    let mut bytes = good.clone();
+    let n = bytes.len();
+    for b in &mut bytes[n - 32 - 64..n - 32] {
+        *b = !*b;
+    }
+    std::fs::write(&damaged, bytes).unwrap();
+    let err = serve("--eval-file", &damaged);
+    assert!(err.contains(&format!("net file {}: damaged: its checksum", damaged.display())), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }

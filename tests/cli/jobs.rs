@@ -14,6 +14,7 @@ use redis::Value;
 
 use crate::common::redis_server::Redis;
 use crate::common::rng::Rng;
+use crate::common::scratch::Scratch;
 
 const PREFIX: &str = chuhe::engine::queue::KEY_PREFIX;
 /// Nodes per ply: small, so that a batch runs in seconds on a busy machine.
@@ -22,24 +23,6 @@ const NODES: u64 = 1500;
 const DEADLINE: Duration = Duration::from_secs(120);
 /// A short lease, so that a lapsed one is taken over within seconds.
 const LEASE_S: &str = "3";
-
-/// A directory of the test's own, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("chuhe-jobs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A `chuhe worker` process, killed when dropped; its log kept in a file.
 struct Worker {
@@ -250,7 +233,7 @@ fn http_get(addr: &str, path: &str) -> String {
 #[test]
 fn forty_audits_on_two_workers_one_killed_mid_job_each_give_their_result_once() {
     let redis = Redis::start();
-    let dir = Scratch::new("forty");
+    let dir = Scratch::new("jobs-forty");
     let records = games(&dir.0, 40, 8, 40);
     let ids = submit(&redis, &records, &[]);
     assert_eq!(ids.len(), 40);
@@ -268,7 +251,7 @@ fn forty_audits_on_two_workers_one_killed_mid_job_each_give_their_result_once() 
 #[test]
 fn a_worker_paused_past_its_lease_loses_its_job_and_its_late_finish_is_discarded() {
     let redis = Redis::start();
-    let dir = Scratch::new("paused");
+    let dir = Scratch::new("jobs-paused");
     let records = games(&dir.0, 1, 24, 7);
     let ids = submit(&redis, &records, &[]);
     let paused = Worker::start(&redis, "paused", &dir.0, &[]);
@@ -289,7 +272,7 @@ fn a_worker_paused_past_its_lease_loses_its_job_and_its_late_finish_is_discarded
 
 #[test]
 fn a_redis_restart_with_appendonly_mid_batch_loses_no_job_and_no_result() {
-    let dir = Scratch::new("restart");
+    let dir = Scratch::new("jobs-restart");
     let aof = dir.0.join("redis");
     std::fs::create_dir_all(&aof).unwrap();
     let mut redis = Redis::start_durable(&aof);
@@ -318,7 +301,7 @@ fn a_redis_restart_with_appendonly_mid_batch_loses_no_job_and_no_result() {
 #[test]
 fn the_same_ten_jobs_submitted_by_twenty_clients_at_once_are_ten_jobs() {
     let redis = Redis::start();
-    let dir = Scratch::new("twenty");
+    let dir = Scratch::new("jobs-twenty");
     let records = games(&dir.0, 10, 6, 10);
     let url = redis.url(0);
     let nodes = NODES.to_string();
@@ -355,7 +338,7 @@ fn the_same_ten_jobs_submitted_by_twenty_clients_at_once_are_ten_jobs() {
 #[test]
 fn a_bad_job_is_dead_lettered_with_its_reason_after_its_deliveries_and_the_rest_are_done() {
     let redis = Redis::start();
-    let dir = Scratch::new("bad");
+    let dir = Scratch::new("jobs-bad");
     let records = games(&dir.0, 3, 6, 3);
     let bad = dir.0.join("bad.json");
     std::fs::write(&bad, r#"{"position": {"variant": "VARIANT_XIANGQI", "fen": "startpos", "moves": ["h2e2", "a0a9"]}, "nodesPerPly": "1500"}"#).unwrap();
@@ -382,7 +365,7 @@ fn a_bad_job_is_dead_lettered_with_its_reason_after_its_deliveries_and_the_rest_
 #[test]
 fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
     let mut redis = Redis::start();
-    let dir = Scratch::new("bound");
+    let dir = Scratch::new("jobs-bound");
     let records = games(&dir.0, 6, 6, 6);
     let ids = submit(&redis, &records[..5], &["--max-open", "5"]);
     assert_eq!(ids.len(), 5);
@@ -421,7 +404,7 @@ fn at_its_bound_the_queue_refuses_a_submit_and_loses_nothing_queued() {
 #[test]
 fn a_worker_stopped_by_sigterm_hands_its_job_back_with_the_plies_it_judged() {
     let redis = Redis::start();
-    let dir = Scratch::new("sigterm");
+    let dir = Scratch::new("jobs-sigterm");
     let records = games(&dir.0, 1, 24, 11);
     let ids = submit(&redis, &records, &[]);
     let mut leaving = Worker::start(&redis, "leaving", &dir.0, &[]);

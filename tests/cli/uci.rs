@@ -249,12 +249,13 @@ fn eval_files_that_cannot_be_loaded_are_named_and_the_net_stays() {
         format!("setoption name EvalFile value {janggi}\nisready\n"),
         format!("setoption name EvalFile value {good}\nisready\n"),
         format!("setoption name EvalFile value {truncated}\nisready\n"),
+        "setoption name EvalFile value /dev/zero\nisready\n".to_string(),
         "setoption name Use NNUE value true\nposition startpos\ngo nodes 3000\n".to_string(),
         "setoption name EvalFile value <embedded>\nisready\n".to_string(),
     ];
     let mut steps = vec![("uci\n", "uciok")];
     for (i, c) in commands.iter().enumerate() {
-        steps.push((c.as_str(), if i == 5 { "bestmove" } else { "readyok" }));
+        steps.push((c.as_str(), if i == 6 { "bestmove" } else { "readyok" }));
     }
     let out = session(&steps);
     let _ = std::fs::remove_dir_all(dir);
@@ -262,7 +263,7 @@ fn eval_files_that_cannot_be_loaded_are_named_and_the_net_stays() {
     assert!(out.contains("option name EvalFile type string default <embedded>"), "{out}");
     assert!(out.contains("option name EvalFileJanggi type string default <embedded>"), "{out}");
     let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info string")).collect();
-    assert_eq!(infos.len(), 6, "{out}");
+    assert_eq!(infos.len(), 7, "{out}");
     assert!(infos[0].starts_with(&format!("info string net file {truncated}: truncated: ")), "{out}");
     assert!(infos[0].ends_with(&format!("the xiangqi net stays {embedded_id}")), "{out}");
     assert!(infos[1].starts_with(&format!("info string net file {magic}: not a chuhe net")), "{out}");
@@ -270,7 +271,9 @@ fn eval_files_that_cannot_be_loaded_are_named_and_the_net_stays() {
     assert_eq!(infos[3], format!("info string xiangqi net {good_id}"));
     // A bad file after a good one leaves the good one in place.
     assert!(infos[4].ends_with(&format!("the xiangqi net stays {good_id}")), "{out}");
-    assert_eq!(infos[5], format!("info string xiangqi net {embedded_id}"));
+    assert!(infos[5].starts_with("info string net file /dev/zero: not a regular file"), "{out}");
+    assert!(infos[5].ends_with(&format!("the xiangqi net stays {good_id}")), "{out}");
+    assert_eq!(infos[6], format!("info string xiangqi net {embedded_id}"));
     let search = &out[out.find("info depth").expect("a search with the net")..];
     check_search_output(&chuhe::rules::xiangqi::Position::startpos(), search);
 }

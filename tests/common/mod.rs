@@ -98,6 +98,7 @@ pub mod raw_h2;
 pub mod redis_server;
 pub mod replay;
 pub mod rng;
+pub mod scratch;
 pub mod server;
 pub mod slow_xiangqi;
 pub mod threads;

@@ -9,10 +9,12 @@ use chuhe::notation::fen;
 use chuhe::rules::types::{Move, MoveList};
 use chuhe::rules::{janggi, xiangqi};
 use chuhe::search::nnue::random::{self, Ranges};
-use chuhe::search::nnue::{Accumulator, AccumulatorStack, Kernel, NetVariant, Network, embedded};
+
+use chuhe::search::nnue::{Accumulator, AccumulatorStack, Kernel, NetProblem, NetVariant, Network, embedded};
 use chuhe::search::tt::TranspositionTable;
 use chuhe::search::{Limits, Outcome, Params, SearchGame, Searchable, search};
 use common::rng::Rng;
+use common::scratch::Scratch;
 use proptest::prelude::*;
 
 use crate::common;
@@ -189,4 +191,44 @@ fn the_net_changes_what_the_search_sees() {
     assert!(a != b || a != classical, "{a:?} {b:?} {classical:?}");
     // A net of another variant is not used: the classical evaluation answers.
     assert_eq!(depth1(Some(random_net(NetVariant::Janggi, 1))), classical);
+}
+
+/// A good Xiangqi net file.
+fn good() -> Vec<u8> {
+    random::net_file(NetVariant::Xiangqi, 32, 3, 400, 7, Ranges::TYPICAL)
+}
+
+fn file_problem(path: &std::path::Path) -> NetProblem {
+    let e = Network::from_file(path, NetVariant::Xiangqi).unwrap_err();
+    assert_eq!(e.file, path.display().to_string());
+    e.problem
+}
+
+#[test]
+fn a_file_is_read_only_as_far_as_its_header_allows() {
+    let dir = Scratch::new("net-files");
+    let path = dir.0.join("good.nnue");
+    std::fs::write(&path, good()).unwrap();
+    let net = Network::from_file(&path, NetVariant::Xiangqi).unwrap();
+    assert_eq!(net.to_bytes(), good());
+    // Devices and pipes are refused before they are opened: /dev/zero never ends, and
+    // opening a FIFO would wait for a writer.
+    assert_eq!(file_problem(std::path::Path::new("/dev/zero")), NetProblem::NotAFile);
+    assert_eq!(file_problem(&dir.0), NetProblem::NotAFile);
+    let fifo = dir.0.join("fifo.nnue");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert_eq!(file_problem(&fifo), NetProblem::NotAFile);
+    // A sparse file of 2 GB is refused from its size, unread.
+    let huge = dir.0.join("huge.nnue");
+    std::fs::File::create(&huge).unwrap().set_len(2 << 30).unwrap();
+    assert_eq!(file_problem(&huge), NetProblem::TooLong { len: 2 << 30 });
+    // Below the bound, a file longer than its header implies is refused after the header.
+    let mut bytes = good();
+    let n = bytes.len();
+    bytes.resize(n + 1000, 0);
+    let long = dir.0.join("long.nnue");
+    std::fs::write(&long, &bytes).unwrap();
+    assert_eq!(file_problem(&long), NetProblem::BadLength { expected: n, found: n + 1000 });
+    let e = Network::from_file(&huge, NetVariant::Xiangqi).unwrap_err().to_string();
+    assert!(e.contains("too long: 2147483648 bytes, the largest net file is 2648200"), "{e}");
 }

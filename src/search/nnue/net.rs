@@ -1,7 +1,8 @@
 //! The net file: its layout (`CHUHENN1`, little-endian, see docs/engine.md), loading it
-//! from bytes with every field checked, and writing it back.
+//! from bytes or a file with every field and its checksum checked, and writing it back.
 
 use std::fmt;
+use std::io::Read;
 
 use ring::digest;
 
@@ -9,8 +10,8 @@ use super::kernel::Kernel;
 
 /// The file's first eight bytes.
 pub const MAGIC: &[u8; 8] = b"CHUHENN1";
-/// The only version of the layout.
-pub const VERSION: u32 = 1;
+/// The version of the layout this build reads and writes: version 1 had no checksum.
+pub const VERSION: u32 = 2;
 /// Inputs: 2 colours (ours, theirs) x 7 kinds x 90 points.
 pub const INPUTS: usize = 1260;
 /// The accumulator's width must be a multiple of this (the widest SIMD step).
@@ -25,6 +26,11 @@ pub use super::kernel::QA;
 pub const QB: i32 = 64;
 /// The magic and eight u32/i32 fields.
 const HEADER_LEN: usize = 8 + 8 * 4;
+/// The SHA-256 of everything before it, at the end of the file.
+const CHECKSUM_LEN: usize = 32;
+/// The largest file of an allowed shape (2,648,200 bytes): a longer file is refused
+/// from its size alone, before it is read.
+pub const MAX_FILE_LEN: usize = file_len(MAX_HIDDEN, MAX_BUCKETS);
 
 /// The variant a net evaluates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,6 +102,15 @@ pub enum NetProblem {
         /// The file's length.
         found: usize,
     },
+    /// Not a regular file (a device, a pipe, a directory): never read.
+    NotAFile,
+    /// Longer than any allowed shape: never read.
+    TooLong {
+        /// The file's length.
+        len: u64,
+    },
+    /// The checksum at its end is not the SHA-256 of the rest: the file was damaged.
+    BadChecksum,
 }
 
 impl fmt::Display for NetProblem {
@@ -106,6 +121,9 @@ impl fmt::Display for NetProblem {
                 write!(f, "truncated: {len} bytes, shorter than the {HEADER_LEN}-byte header")
             }
             NetProblem::BadMagic => write!(f, "not a chuhe net (the file does not start with CHUHENN1)"),
+            NetProblem::BadVersion(1) => {
+                write!(f, "version 1, which had no checksum; this build reads version {VERSION}: export the net again")
+            }
             NetProblem::BadVersion(v) => write!(f, "version {v}, only version {VERSION} is known"),
             NetProblem::WrongVariant { expected, found } => {
                 write!(f, "variant code {found}, expected {} ({})", expected.code(), expected.name())
@@ -124,6 +142,11 @@ impl fmt::Display for NetProblem {
                 let what = if found < expected { "truncated" } else { "too long" };
                 write!(f, "{what}: {found} bytes, the header implies {expected}")
             }
+            NetProblem::NotAFile => write!(f, "not a regular file"),
+            NetProblem::TooLong { len } => {
+                write!(f, "too long: {len} bytes, the largest net file is {MAX_FILE_LEN}")
+            }
+            NetProblem::BadChecksum => write!(f, "damaged: its checksum (SHA-256) does not match its contents"),
         }
     }
 }
@@ -201,25 +224,40 @@ impl Reader<'_> {
 
 /// The exact length of a file of this shape.
 pub const fn file_len(hidden: usize, buckets: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    HEADER_LEN + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets + CHECKSUM_LEN
 }
 
-impl Network {
-    /// Reads a net for `variant` from the bytes of the file named `file` (the name
-    /// goes into the error).
-    pub fn from_bytes(bytes: &[u8], variant: NetVariant, file: &str) -> Result<Network, NetError> {
-        Self::parse(bytes, variant).map_err(|problem| NetError { file: file.to_string(), problem })
+/// The header of a file of this shape, to which a writer appends the weights, then
+/// [`seal`]s it.
+pub fn header(variant: NetVariant, hidden: usize, buckets: usize, scale: i32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(file_len(hidden, buckets));
+    out.extend_from_slice(MAGIC);
+    for v in [VERSION, variant.code(), INPUTS as u32, hidden as u32, buckets as u32] {
+        out.extend_from_slice(&v.to_le_bytes());
     }
-
-    /// Reads the net for `variant` from the file at `path`.
-    pub fn from_file(path: &std::path::Path, variant: NetVariant) -> Result<Network, NetError> {
-        let file = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|e| NetError { file: file.clone(), problem: NetProblem::Unreadable(e.to_string()) })?;
-        Self::from_bytes(&bytes, variant, &file)
+    for v in [QA, QB, scale] {
+        out.extend_from_slice(&v.to_le_bytes());
     }
+    out
+}
 
-    fn parse(bytes: &[u8], variant: NetVariant) -> Result<Network, NetProblem> {
+/// `contents` (a header and its weights) with its checksum appended: a whole file.
+pub fn seal(mut contents: Vec<u8>) -> Vec<u8> {
+    let hash = digest::digest(&digest::SHA256, &contents);
+    contents.extend_from_slice(hash.as_ref());
+    contents
+}
+
+/// What a file's header says, checked.
+struct Shape {
+    hidden: usize,
+    buckets: usize,
+    scale: i32,
+}
+
+impl Shape {
+    /// The shape of the header at the start of `bytes` (the rest is not looked at).
+    fn of(bytes: &[u8], variant: NetVariant) -> Result<Shape, NetProblem> {
         if bytes.len() < HEADER_LEN {
             return Err(if bytes.len() >= 8 && &bytes[..8] != MAGIC {
                 NetProblem::BadMagic
@@ -261,10 +299,60 @@ impl Network {
         if scale <= 0 {
             return Err(NetProblem::BadOutputScale(scale));
         }
-        let (hidden, buckets) = (hidden as usize, buckets as usize);
+        Ok(Shape { hidden: hidden as usize, buckets: buckets as usize, scale })
+    }
+}
+
+impl Network {
+    /// Reads a net for `variant` from the bytes of the file named `file` (the name
+    /// goes into the error).
+    pub fn from_bytes(bytes: &[u8], variant: NetVariant, file: &str) -> Result<Network, NetError> {
+        Self::parse(bytes, variant).map_err(|problem| NetError { file: file.to_string(), problem })
+    }
+
+    /// Reads the net for `variant` from the file at `path`: a regular file no longer
+    /// than [`MAX_FILE_LEN`] whose header implies its length, read no further than
+    /// that (a device, a pipe or a huge file costs nothing).
+    pub fn from_file(path: &std::path::Path, variant: NetVariant) -> Result<Network, NetError> {
+        let name = path.display().to_string();
+        let fail = |problem| NetError { file: name.clone(), problem };
+        let unreadable = |e: std::io::Error| fail(NetProblem::Unreadable(e.to_string()));
+        // Looked at before it is opened: opening a FIFO would wait for a writer.
+        if !std::fs::metadata(path).map_err(unreadable)?.is_file() {
+            return Err(fail(NetProblem::NotAFile));
+        }
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let opened = file.metadata().map_err(unreadable)?;
+        if !opened.is_file() {
+            return Err(fail(NetProblem::NotAFile));
+        }
+        if opened.len() > MAX_FILE_LEN as u64 {
+            return Err(fail(NetProblem::TooLong { len: opened.len() }));
+        }
+        // The header first: a file whose size is not what it implies is not read on.
+        let mut bytes = Vec::with_capacity(opened.len() as usize);
+        let mut file = file.take(MAX_FILE_LEN as u64 + 1);
+        file.by_ref().take(HEADER_LEN as u64).read_to_end(&mut bytes).map_err(unreadable)?;
+        let shape = Shape::of(&bytes, variant).map_err(fail)?;
+        let expected = file_len(shape.hidden, shape.buckets);
+        if opened.len() != expected as u64 {
+            return Err(fail(NetProblem::BadLength { expected, found: opened.len() as usize }));
+        }
+        // One byte beyond the bound shows a file that grew since it was looked at.
+        file.read_to_end(&mut bytes).map_err(unreadable)?;
+        Self::from_bytes(&bytes, variant, &name)
+    }
+
+    fn parse(bytes: &[u8], variant: NetVariant) -> Result<Network, NetProblem> {
+        let Shape { hidden, buckets, scale } = Shape::of(bytes, variant)?;
         let expected = file_len(hidden, buckets);
         if bytes.len() != expected {
             return Err(NetProblem::BadLength { expected, found: bytes.len() });
+        }
+        let mut r = Reader { bytes, at: HEADER_LEN };
+        let (contents, checksum) = bytes.split_at(expected - CHECKSUM_LEN);
+        if digest::digest(&digest::SHA256, contents).as_ref() != checksum {
+            return Err(NetProblem::BadChecksum);
         }
         let feature_weights = r.i16s(INPUTS * hidden);
         let feature_bias = r.i16s(hidden);
@@ -288,24 +376,18 @@ impl Network {
 
     /// The file's bytes (what [`Network::from_bytes`] reads back to an equal net).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden, self.buckets));
-        out.extend_from_slice(MAGIC);
-        for v in [VERSION, self.variant.code(), INPUTS as u32, self.hidden as u32, self.buckets as u32] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for v in [QA, QB, self.scale] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
+        let mut out = header(self.variant, self.hidden, self.buckets, self.scale);
         for w in self.feature_weights.iter().chain(self.feature_bias.iter()).chain(self.output_weights.iter()) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         for b in self.output_bias.iter() {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        out
+        seal(out)
     }
 
-    /// `nnue-` and the first 16 hex digits of the SHA-256 of the file.
+    /// `nnue-` and the first 16 hex digits of the SHA-256 of the file's contents (its
+    /// checksum).
     pub fn identity(&self) -> &str {
         &self.identity
     }
@@ -339,9 +421,11 @@ impl Network {
     }
 }
 
-/// `nnue-` and the first 16 hex digits of the SHA-256 of `bytes`.
-pub fn identity(bytes: &[u8]) -> String {
-    let hash = digest::digest(&digest::SHA256, bytes);
+/// `nnue-` and the first 16 hex digits of the SHA-256 of the contents of `file` (all
+/// but its checksum).
+pub fn identity(file: &[u8]) -> String {
+    let contents = &file[..file.len().saturating_sub(CHECKSUM_LEN)];
+    let hash = digest::digest(&digest::SHA256, contents);
     let hex: String = hash.as_ref()[..8].iter().map(|b| format!("{b:02x}")).collect();
     format!("nnue-{hex}")
 }

@@ -33,7 +33,7 @@ fn a_good_file_loads_and_writes_back_the_same_bytes() {
 }
 
 #[test]
-fn the_identity_is_the_start_of_the_sha256_of_the_file() {
+fn the_identity_is_the_start_of_the_sha256_of_the_contents() {
     let net = Network::from_bytes(&good(NetVariant::Xiangqi), NetVariant::Xiangqi, NAME).unwrap();
     let id = net.identity();
     assert_eq!(id.len(), "nnue-".len() + 16);
@@ -63,8 +63,11 @@ fn a_wrong_magic_version_or_variant_is_refused() {
     bytes[0] = b'X';
     assert_eq!(problem(&bytes, NetVariant::Xiangqi), NetProblem::BadMagic);
     assert_eq!(problem(b"PK\x03\x04 not a net", NetVariant::Xiangqi), NetProblem::BadMagic);
-    let bytes = with_u32(good(NetVariant::Xiangqi), 8, 2);
-    assert_eq!(problem(&bytes, NetVariant::Xiangqi), NetProblem::BadVersion(2));
+    let bytes = with_u32(good(NetVariant::Xiangqi), 8, 3);
+    assert_eq!(problem(&bytes, NetVariant::Xiangqi), NetProblem::BadVersion(3));
+    let first = problem(&with_u32(good(NetVariant::Xiangqi), 8, 1), NetVariant::Xiangqi);
+    assert_eq!(first, NetProblem::BadVersion(1));
+    assert!(first.to_string().contains("no checksum"), "{first}");
     assert_eq!(
         problem(&good(NetVariant::Xiangqi), NetVariant::Janggi),
         NetProblem::WrongVariant { expected: NetVariant::Janggi, found: 0 }
@@ -108,4 +111,29 @@ fn a_missing_file_is_an_error_naming_it() {
     let e = Network::from_file(std::path::Path::new("/nonexistent/x.nnue"), NetVariant::Xiangqi).unwrap_err();
     assert_eq!(e.file, "/nonexistent/x.nnue");
     assert!(matches!(e.problem, NetProblem::Unreadable(_)), "{e}");
+}
+
+#[test]
+fn a_damaged_file_fails_its_checksum() {
+    let bytes = good(NetVariant::Xiangqi);
+    let n = bytes.len();
+    // The last output bias and a few weights before it: the net would load and play.
+    let mut damaged = bytes.clone();
+    for b in &mut damaged[n - 32 - 64..n - 32] {
+        *b ^= 0x55;
+    }
+    assert_eq!(problem(&damaged, NetVariant::Xiangqi), NetProblem::BadChecksum);
+    let mut damaged = bytes.clone();
+    damaged[n - 1] ^= 1;
+    assert_eq!(problem(&damaged, NetVariant::Xiangqi), NetProblem::BadChecksum);
+    let mut damaged = bytes;
+    damaged[100] ^= 1;
+    let e = Network::from_bytes(&damaged, NetVariant::Xiangqi, NAME).unwrap_err();
+    assert_eq!(e.to_string(), "net file test.nnue: damaged: its checksum (SHA-256) does not match its contents");
+}
+
+#[test]
+fn the_largest_shape_is_the_bound() {
+    let bytes = net_file(NetVariant::Xiangqi, 1024, 16, 400, 1, Ranges::TYPICAL);
+    assert_eq!(bytes.len(), super::net::MAX_FILE_LEN);
 }

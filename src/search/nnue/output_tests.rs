@@ -2,7 +2,7 @@
 //! the numbers the file format's definition gives.
 
 use super::kernel::Kernel;
-use super::net::{INPUTS, NetVariant, Network, file_len};
+use super::net::{INPUTS, NetVariant, Network, file_len, seal};
 use crate::notation::fen;
 
 const H: usize = 16;
@@ -23,7 +23,7 @@ fn hand_made(rows: &[(usize, usize, i16)]) -> Vec<u8> {
     output[H] = 1;
     output[H + 1] = -3;
     let mut bytes = b"CHUHENN1".to_vec();
-    for v in [1u32, 0, INPUTS as u32, H as u32, B as u32] {
+    for v in [2u32, 0, INPUTS as u32, H as u32, B as u32] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     for v in [255i32, 64, 400] {
@@ -35,6 +35,7 @@ fn hand_made(rows: &[(usize, usize, i16)]) -> Vec<u8> {
     for b in [1000i32, 0] {
         bytes.extend_from_slice(&b.to_le_bytes());
     }
+    let bytes = seal(bytes);
     assert_eq!(bytes.len(), file_len(H, B));
     bytes
 }

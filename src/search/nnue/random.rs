@@ -2,7 +2,7 @@
 //! replace them, and the nets the tests compare the kernels on. The same seed gives
 //! the same bytes on every machine (SplitMix64).
 
-use super::net::{INPUTS, MAGIC, NetVariant, Network, QA, QB, VERSION};
+use super::net::{INPUTS, NetVariant, Network, header, seal};
 
 /// SplitMix64: small, fast, and the same everywhere.
 struct SplitMix(u64);
@@ -43,14 +43,7 @@ impl Ranges {
 /// weights from `seed`, and `scale` units per output unit.
 pub fn net_file(variant: NetVariant, hidden: usize, buckets: usize, scale: i32, seed: u64, ranges: Ranges) -> Vec<u8> {
     let mut rng = SplitMix(seed);
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    for v in [VERSION, variant.code(), INPUTS as u32, hidden as u32, buckets as u32] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for v in [QA, QB, scale] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
+    let mut out = header(variant, hidden, buckets, scale);
     for _ in 0..INPUTS * hidden + hidden {
         out.extend_from_slice(&(rng.within(ranges.feature) as i16).to_le_bytes());
     }
@@ -60,7 +53,7 @@ pub fn net_file(variant: NetVariant, hidden: usize, buckets: usize, scale: i32, 
     for _ in 0..buckets {
         out.extend_from_slice(&rng.within(ranges.bias).to_le_bytes());
     }
-    out
+    seal(out)
 }
 
 /// A random net, loaded.
