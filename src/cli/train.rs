@@ -7,7 +7,7 @@ use std::time::Instant;
 use chuhe::search::nnue::Network;
 use chuhe::search::nnue::net::identity;
 use chuhe::train::data::Record;
-use chuhe::train::data::{DataVariant, for_each_record};
+use chuhe::train::data::{DataVariant, for_each_record, open_data};
 use chuhe::train::export::{net_file, net_variant, quantisation_error};
 use chuhe::train::model::{LossShape, Sample};
 use chuhe::train::trainer::{TrainSettings, agreement, fit_k, mean_loss, sample_of, train};
@@ -170,7 +170,9 @@ const CHECKED: usize = 2000;
 fn read_samples(args: &TrainArgs, variant: DataVariant) -> Result<Split, Failure> {
     let (mut training, mut validation, mut check) = (Vec::new(), Vec::new(), Vec::new());
     for path in &args.data {
-        let mut file = std::fs::File::open(path).map_err(|e| Failure::Message(format!("{}: {e}", path.display())))?;
+        let mut file = open_data(path)
+            .and_then(|f| f.ok_or_else(|| format!("{}: no such file", path.display())))
+            .map_err(Failure::Message)?;
         let mut wrong_variant = 0usize;
         let read = for_each_record(&mut file, |r| {
             if r.variant != variant {

@@ -131,6 +131,21 @@ pub fn write_records(out: &mut impl Write, records: &[Record]) -> std::io::Resul
     out.write_all(&bytes)
 }
 
+/// Opens the data file at `path` to read, or `None` when there is none: it must be a
+/// regular file, since a device or a pipe (`/dev/zero`, `/dev/full`) may never end
+/// and would be read until memory or patience ran out. The error names the file.
+pub fn open_data(path: &std::path::Path) -> Result<Option<std::fs::File>, String> {
+    let named = |e: std::io::Error| format!("{}: {e}", path.display());
+    // Looked at before it is opened: opening a FIFO would wait for a writer.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return Err(format!("{}: not a regular file", path.display())),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(named(e)),
+    }
+    std::fs::File::open(path).map(Some).map_err(named)
+}
+
 /// Reads every whole record of `input`; a trailing partial record (a writer stopped
 /// mid-write) is ignored. Fails on a record that does not decode, naming its index.
 pub fn read_records(input: &mut impl Read) -> Result<Vec<Record>, String> {

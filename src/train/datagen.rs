@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::data::{DataVariant, RECORD_BYTES, Record, for_each_record};
+use super::data::{DataVariant, RECORD_BYTES, Record, for_each_record, open_data};
 use crate::rules::game::{Game, RecordedPosition};
 use crate::rules::types::{Color, Move, Square};
 use crate::search::tt::TranspositionTable;
@@ -269,18 +269,15 @@ fn record_of<P: Searchable>(pos: &P, variant: DataVariant, cp: i32, game: u32) -
     Record { board, turn: pos.turn(), score, red_result: 1, variant, game }
 }
 
-/// The indices of the games a data file holds (none if it does not exist).
+/// The indices of the games a data file holds (none if it does not exist); an error if
+/// it is not a regular file.
 pub fn games_in(path: &std::path::Path) -> Result<HashSet<u32>, String> {
     let mut games = HashSet::new();
-    match std::fs::File::open(path) {
-        Ok(mut file) => {
-            for_each_record(&mut file, |r| {
-                games.insert(r.game);
-            })
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    if let Some(mut file) = open_data(path)? {
+        for_each_record(&mut file, |r| {
+            games.insert(r.game);
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(games)
 }

@@ -86,3 +86,37 @@ fn datagen_and_train_make_a_net_the_engine_loads() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("another variant"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `chuhe args`, killing it if it has not ended within a generous deadline (a
+/// command that hangs fails the test rather than holding it up).
+fn chuhe_ended(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("chuhe {args:?} did not end");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn devices_are_refused_as_data_naming_the_file() {
+    for (args, file) in [
+        (&["datagen", "--out", "/dev/full", "--games", "1", "--nodes", "100"][..], "/dev/full"),
+        (&["train", "/dev/zero", "--out", "/tmp/never-written.nnue"][..], "/dev/zero"),
+    ] {
+        let out = chuhe_ended(args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {said}");
+        assert!(said.contains(&format!("{file}: not a regular file")), "{args:?}: {said}");
+        assert!(!said.contains("panicked") && !said.contains("backtrace"), "{args:?}: {said}");
+    }
+}
