@@ -19,6 +19,7 @@ use crate::search::nnue::Evaluation;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Outcome, Params, Report};
 
+pub mod lua_script;
 pub mod priority;
 pub mod queue;
 pub mod store;

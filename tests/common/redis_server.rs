@@ -79,6 +79,23 @@ impl Redis {
         }
     }
 
+    /// Pauses it (SIGSTOP): connections stay open and nothing answers, as a Redis
+    /// stuck on a slow disk or a long command. Dropping it ends it all the same.
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a paused Redis go on (SIGCONT).
+    pub fn unpause(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let child = self.child.as_ref().expect("Redis is running");
+        let status = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("kill runs");
+        assert!(status.success(), "kill {signal}");
+    }
+
     /// A connection of its own, to look at or spoil what the servers stored.
     pub async fn client(&self) -> redis::aio::MultiplexedConnection {
         let client = redis::Client::open(self.url(0)).unwrap();

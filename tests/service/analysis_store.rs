@@ -57,6 +57,41 @@ async fn stored_keys(redis: &Redis) -> Vec<String> {
     keys
 }
 
+/// The entries the servers wrote, as JSON (`null` for one that is not JSON).
+async fn stored(redis: &Redis) -> Vec<serde_json::Value> {
+    let mut c = redis.client().await;
+    let mut entries = Vec::new();
+    for key in stored_keys(redis).await {
+        let bytes: Option<Vec<u8>> = redis::cmd("GET").arg(&key).query_async(&mut c).await.expect("GET");
+        entries.push(bytes.and_then(|b| serde_json::from_slice(&b).ok()).unwrap_or_default());
+    }
+    entries
+}
+
+/// Waits until the stored entries satisfy `done`: a server writes to Redis in the
+/// background, after its answer. Gives up after a minute.
+async fn until_stored(redis: &Redis, what: &str, done: impl Fn(&[serde_json::Value]) -> bool) {
+    let started = std::time::Instant::now();
+    while !done(&stored(redis).await) {
+        assert!(started.elapsed() < Duration::from_secs(60), "gave up waiting until stored: {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Whether one of `entries` is a search of `multipv` lines to `depth`.
+fn has(entries: &[serde_json::Value], depth: u32, multipv: u32) -> bool {
+    entries.iter().any(|e| e["depth"] == depth && e["multipv"] == multipv)
+}
+
+/// The value of the counter `name` with every label of `labels` (0 when absent).
+fn counter(name: &str, labels: &[&str]) -> f64 {
+    chuhe::telemetry::render_metrics()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{name}{{")) && labels.iter().all(|want| l.contains(want)))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
 #[tokio::test]
 async fn a_second_server_answers_the_first_ones_search_from_redis() {
     let redis = Redis::start();
@@ -68,7 +103,7 @@ async fn a_second_server_answers_the_first_ones_search_from_redis() {
     assert!(!searched.from_cache);
     assert_eq!(searched.depth, 6);
     assert_analysis(&position, &searched.lines, &searched.best_move, &searched.ponder_move, "searched");
-    assert_eq!(stored_keys(&redis).await.len(), 1, "the search is stored");
+    until_stored(&redis, "the search", |e| e.len() == 1 && has(e, 6, 2)).await;
 
     let served = analyze(&mut second, to_depth(position.clone(), 6, 2)).await;
     assert!(served.from_cache, "{served:?}");
@@ -94,6 +129,7 @@ async fn a_second_server_answers_the_first_ones_search_from_redis() {
         one_line = analyze(&mut first, to_depth(position.clone(), depth, 1)).await;
     }
     assert!(!one_line.from_cache && !one_line.starved && one_line.time_ms >= 200, "{one_line:?}");
+    until_stored(&redis, "the one-line search", |e| has(e, one_line.depth, 1)).await;
     // A search to the depth it reached (whatever the machine's load let it reach).
     let mut stream = second
         .analyze_stream(proto::AnalyzeStreamRequest {
@@ -126,6 +162,7 @@ async fn another_rule_set_history_depth_or_number_of_lines_is_searched() {
     let moves = ["h2e2", "h9g7", "b2d2"];
     let stored = analyze(&mut first, to_depth(opening(&moves), 5, 1)).await;
     assert!(!stored.from_cache);
+    until_stored(&redis, "the search", |e| has(e, 5, 1)).await;
 
     let asian = proto::AnalyzeRequest { rule_set: proto::RuleSet::AsianV1 as i32, ..to_depth(opening(&moves), 5, 1) };
     let other_history = to_depth(opening(&["b2d2", "h9g7", "h2e2"]), 5, 1);
@@ -163,6 +200,7 @@ async fn every_call_answers_while_redis_is_down_and_serving_resumes_when_it_retu
     let (mut second, _b) = server(on_redis(&redis)).await;
     let position = opening(&["b2e2", "h9g7"]);
     analyze(&mut first, to_depth(position.clone(), 4, 1)).await;
+    until_stored(&redis, "the search", |e| has(e, 4, 1)).await;
     assert!(analyze(&mut second, to_depth(position.clone(), 4, 1)).await.from_cache);
 
     redis.stop();
@@ -180,19 +218,19 @@ async fn every_call_answers_while_redis_is_down_and_serving_resumes_when_it_retu
         "the failed lookups are counted"
     );
 
-    // Redis returns empty: each server reconnects by itself within a call or two.
+    // Redis returns empty: each server reconnects by itself once its breaker lets a
+    // call probe the store (a few seconds).
     redis.resume();
-    let mut resumed = false;
-    for _ in 0..50 {
+    let started = std::time::Instant::now();
+    loop {
         let position = opening(&["h2e2", "h9g7"]);
         analyze(&mut first, to_depth(position.clone(), 3, 1)).await;
         if analyze(&mut second, to_depth(position, 3, 1)).await.from_cache {
-            resumed = true;
             break;
         }
+        assert!(started.elapsed() < Duration::from_secs(60), "serving from the store resumed once Redis was back");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(resumed, "serving from the store resumed once Redis was back");
 }
 
 #[tokio::test]
@@ -201,6 +239,7 @@ async fn a_spoiled_entry_is_ignored_and_replaced() {
     let (mut client, _server) = server(on_redis(&redis)).await;
     let position = opening(&["h2e2"]);
     let searched = analyze(&mut client, to_depth(position.clone(), 5, 1)).await;
+    until_stored(&redis, "the search", |e| has(e, 5, 1)).await;
     let keys = stored_keys(&redis).await;
     assert_eq!(keys.len(), 1);
     let mut c = redis.client().await;
@@ -211,8 +250,9 @@ async fn a_spoiled_entry_is_ignored_and_replaced() {
         assert!(!answer.from_cache, "a spoiled entry is not served");
         assert_eq!(answer.depth, searched.depth);
         assert_analysis(&position, &answer.lines, &answer.best_move, &answer.ponder_move, "after a spoiled entry");
+        // The search that ignored it writes a good entry in its place.
+        until_stored(&redis, "a good entry again", |e| has(e, 5, 1)).await;
     }
-    // The search that ignored it wrote a good entry in its place.
     assert!(analyze(&mut client, to_depth(position, 5, 1)).await.from_cache);
     // An entry of another engine version is ignored too.
     let text = String::from_utf8(good).unwrap();
@@ -259,4 +299,122 @@ async fn an_audit_never_reads_the_store() {
     }
     let beside_the_store = stored.audit_game(audit(2)).await.unwrap().into_inner();
     assert_eq!(beside_the_store, alone);
+}
+
+/// A server on `redis` whose lookups and writes give up after `timeout`.
+async fn server_on(
+    redis: &Redis,
+    password: Option<&str>,
+    timeout: Duration,
+) -> (AnalysisServiceClient<Channel>, common::server::Running) {
+    let kind = StoreKind::Redis { url: redis.url(0), password: password.map(str::to_owned) };
+    let analysis_cache = StoreConfig { kind, ttl: Duration::from_secs(3600), timeout };
+    let config = ServerConfig { engine: common::server::small_engine(), analysis_cache, ..ServerConfig::default() };
+    let server = common::server::start(config).await;
+    (server.analysis().await, server)
+}
+
+#[tokio::test]
+async fn a_paused_redis_is_skipped_after_a_few_failures_and_used_again_once_it_answers() {
+    chuhe::telemetry::metrics_handle();
+    let redis = Redis::start();
+    let (mut client, _server) = server_on(&redis, None, Duration::from_millis(300)).await;
+    let kept = opening(&["h2e2", "b9c7"]);
+    analyze(&mut client, to_depth(kept.clone(), 4, 1)).await;
+    until_stored(&redis, "the search", |e| has(e, 4, 1)).await;
+
+    redis.pause();
+    let skipped = counter("chuhe_analysis_cache_lookups_total", &["store=\"redis\"", "result=\"skipped\""]);
+    let positions = [["b2e2", "b9c7"], ["c3c4", "h9g7"], ["b2d2", "h9g7"], ["g3g4", "b9c7"], ["h2d2", "h9g7"]];
+    let paused = std::time::Instant::now();
+    for moves in positions.iter().cycle().take(12) {
+        let answer = analyze(&mut client, to_depth(opening(moves), 2, 1)).await;
+        assert!(!answer.from_cache && answer.depth == 2, "answered without the store: {answer:?}");
+    }
+    // The failures that open the breaker reach Redis, and a probe each time the breaker
+    // has been open its while (a slow machine may take that long); the others do not.
+    use chuhe::engine::store::breaker::{FAILURES_TO_OPEN, OPEN_FOR};
+    let probes = (paused.elapsed().as_secs_f64() / OPEN_FOR.as_secs_f64()).ceil();
+    let skipped = counter("chuhe_analysis_cache_lookups_total", &["store=\"redis\"", "result=\"skipped\""]) - skipped;
+    let reached = 12.0 - skipped;
+    assert!(reached <= f64::from(FAILURES_TO_OPEN) + probes, "{reached} lookups waited on a paused Redis");
+    assert!(counter("chuhe_analysis_cache_breaker_trips_total", &["store=\"redis\""]) >= 1.0);
+
+    // Once Redis answers, a probe closes the breaker and the stored search is served.
+    redis.unpause();
+    let started = std::time::Instant::now();
+    while !analyze(&mut client, to_depth(kept.clone(), 4, 1)).await.from_cache {
+        assert!(started.elapsed() < Duration::from_secs(60), "the store was used again once Redis answered");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_counted_as_auth() {
+    chuhe::telemetry::metrics_handle();
+    let redis = Redis::start();
+    let mut c = redis.client().await;
+    let () = redis::cmd("CONFIG").arg("SET").arg("requirepass").arg("right").query_async(&mut c).await.unwrap();
+    let (mut client, _server) = server_on(&redis, Some("wrong"), Duration::from_secs(5)).await;
+    let before = counter("chuhe_analysis_cache_errors_total", &["store=\"redis\"", "kind=\"auth\""]);
+    let position = opening(&["h2e2", "h9g7", "h0g2"]);
+    let answer = analyze(&mut client, to_depth(position.clone(), 3, 1)).await;
+    assert!(!answer.from_cache);
+    assert_analysis(&position, &answer.lines, &answer.best_move, &answer.ponder_move, "beside a wrong password");
+    assert!(counter("chuhe_analysis_cache_errors_total", &["store=\"redis\"", "kind=\"auth\""]) > before);
+}
+
+#[tokio::test]
+async fn a_stored_value_above_the_bound_is_not_fetched_and_is_replaced() {
+    chuhe::telemetry::metrics_handle();
+    let redis = Redis::start();
+    let (mut client, _server) = server(on_redis(&redis)).await;
+    let position = opening(&["c3c4", "c6c5"]);
+    analyze(&mut client, to_depth(position.clone(), 4, 1)).await;
+    until_stored(&redis, "the search", |e| has(e, 4, 1)).await;
+    let key = stored_keys(&redis).await.remove(0);
+    let mut c = redis.client().await;
+    let huge = vec![b'{'; chuhe::engine::store::MAX_VALUE_BYTES + 1];
+    let () = redis::cmd("SET").arg(&key).arg(huge).query_async(&mut c).await.unwrap();
+    let oversized = counter("chuhe_analysis_cache_lookups_total", &["store=\"redis\"", "result=\"oversized\""]);
+    let answer = analyze(&mut client, to_depth(position.clone(), 4, 1)).await;
+    assert!(!answer.from_cache);
+    assert_eq!(
+        counter("chuhe_analysis_cache_lookups_total", &["store=\"redis\"", "result=\"oversized\""]) - oversized,
+        1.0
+    );
+    // The search's write replaces it.
+    until_stored(&redis, "a good entry in its place", |e| has(e, 4, 1)).await;
+    assert!(analyze(&mut client, to_depth(position, 4, 1)).await.from_cache);
+}
+
+#[tokio::test]
+async fn fresh_searches_keep_a_deeper_stored_search_unless_as_deep() {
+    chuhe::telemetry::metrics_handle();
+    let redis = Redis::start();
+    let (mut client, _server) = server(on_redis(&redis)).await;
+    let position = opening(&["g3g4", "g6g5"]);
+    analyze(&mut client, to_depth(position.clone(), 6, 1)).await;
+    until_stored(&redis, "the deep search", |e| has(e, 6, 1)).await;
+    let fresh = |depth| proto::AnalyzeRequest {
+        cache: proto::AnalysisCachePolicy::Fresh as i32,
+        ..to_depth(position.clone(), depth, 1)
+    };
+    let kept =
+        || counter("chuhe_analysis_cache_writes_dropped_total", &["store=\"redis\"", "reason=\"deeper_stored\""]);
+    let before = kept();
+    for _ in 0..5 {
+        assert!(!analyze(&mut client, fresh(2)).await.from_cache);
+    }
+    let started = std::time::Instant::now();
+    while kept() - before < 5.0 {
+        assert!(started.elapsed() < Duration::from_secs(60), "the shallow writes were handled");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let entries = stored(&redis).await;
+    assert!(entries.len() == 1 && has(&entries, 6, 1), "{entries:?}");
+    assert_eq!(analyze(&mut client, to_depth(position.clone(), 6, 1)).await.depth, 6);
+    // A fresh search at least as deep replaces it.
+    assert!(!analyze(&mut client, fresh(7)).await.from_cache);
+    until_stored(&redis, "the deeper fresh search", |e| e.len() == 1 && has(e, 7, 1)).await;
 }

@@ -16,6 +16,9 @@ pub(super) struct Pending {
     key: StoreKey,
     /// The depth of what is stored there (too shallow for this request), if anything.
     stored_depth: Option<u32>,
+    /// Whether the store was looked up (a fresh search was not: a deeper entry may be
+    /// there, which its write must keep).
+    looked_up: bool,
     limits: StoredLimits,
     variant: String,
     rule_set: String,
@@ -47,18 +50,19 @@ pub(super) async fn lookup(engine: &Engine, job: &Job, policy: i32) -> Result<Ca
         time_ms: job.budget.time.map_or(0, |t| t.as_millis() as u64),
         clock: job.params.limits.clock.is_some(),
     };
-    let stored_depth = match policy {
-        proto::AnalysisCachePolicy::Fresh => None,
+    let (stored_depth, looked_up) = match policy {
+        proto::AnalysisCachePolicy::Fresh => (None, false),
         proto::AnalysisCachePolicy::Unspecified | proto::AnalysisCachePolicy::Use => {
             match store.lookup(&key, |stored| deep_enough(stored, &limits)).await {
                 Lookup::Hit(stored) => return Ok(Cached::Stored(stored)),
-                Lookup::Miss { stored_depth } => stored_depth,
+                Lookup::Miss { stored_depth } => (stored_depth, true),
             }
         }
     };
     Ok(Cached::Search(Some(Pending {
         key,
         stored_depth,
+        looked_up,
         limits,
         variant: job.game.variant().to_string(),
         rule_set: job.game.rules_or_default().to_string(),
@@ -86,8 +90,8 @@ fn deep_enough(stored: &StoredSearch, asked: &StoredLimits) -> bool {
 }
 
 /// Writes a search's `answer` where `pending` says, unless the search was cancelled or
-/// something deeper is stored there. Bounded by the store's timeout; never fails the
-/// call.
+/// something deeper is stored there (as the lookup saw, or as the write finds for a
+/// fresh search). A remote store is written in the background; never fails the call.
 pub(super) async fn save(engine: &Engine, pending: Option<Pending>, answer: &proto::AnalyzeResponse) {
     let (Some(store), Some(p)) = (&engine.store, pending) else { return };
     let cancelled = answer.stop_reason == proto::StopReason::Cancelled as i32;
@@ -127,7 +131,7 @@ pub(super) async fn save(engine: &Engine, pending: Option<Pending>, answer: &pro
         hash_hit_rate: answer.hash_hit_rate,
         stop_reason: answer.stop_reason,
     };
-    store.save(&p.key, &entry).await;
+    store.save(&p.key, &entry, !p.looked_up).await;
 }
 
 /// The answer of a stored search, marked as such.

@@ -1,7 +1,6 @@
 //! The queue on Redis Streams (Redis 7.0 or newer): a stream of open jobs read by the
 //! workers' consumer group, a hash per job, and each change one Lua script
-//! ([`super::scripts`]), sent by its SHA-1 (`EVALSHA`) and loaded when Redis does not
-//! know it yet.
+//! ([`super::scripts`], run as a [`LuaScript`]).
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -14,6 +13,7 @@ use super::{
     Cancelled, Failed, JobId, JobKind, JobQueue, JobRecord, JobStanding, JobState, Lease, MAX_PLATFORM_ID_BYTES,
     NewJob, QueueError, QueueFuture, QueueStats, Submitted, Taken, valid_tenant,
 };
+use crate::engine::lua_script::LuaScript;
 
 /// The prefix of every key of the queue.
 pub const KEY_PREFIX: &str = "chuhe:jobs:v1:";
@@ -48,30 +48,16 @@ impl RedisQueueConfig {
     }
 }
 
-/// A script and its SHA-1, by which Redis knows it once loaded.
-struct Script {
-    text: String,
-    sha1: String,
-}
-
-impl Script {
-    fn new(body: &str) -> Script {
-        let text = scripts::full(body);
-        let digest = ring::digest::digest(&ring::digest::SHA1_FOR_LEGACY_USE_ONLY, text.as_bytes());
-        Script { text, sha1: digest.as_ref().iter().map(|b| format!("{b:02x}")).collect() }
-    }
-}
-
 struct Scripts {
-    submit: Script,
-    lease: Script,
-    reclaim: Script,
-    renew: Script,
-    save_part: Script,
-    finish: Script,
-    fail: Script,
-    release: Script,
-    cancel: Script,
+    submit: LuaScript,
+    lease: LuaScript,
+    reclaim: LuaScript,
+    renew: LuaScript,
+    save_part: LuaScript,
+    finish: LuaScript,
+    fail: LuaScript,
+    release: LuaScript,
+    cancel: LuaScript,
 }
 
 /// The queue on Redis (see the module documentation).
@@ -165,15 +151,15 @@ impl RedisQueue {
         let commands = manager(RESPONSE_TIMEOUT)?;
         let reads = manager(MAX_READ_WAIT + RESPONSE_TIMEOUT)?;
         let scripts = Arc::new(Scripts {
-            submit: Script::new(scripts::SUBMIT),
-            lease: Script::new(scripts::LEASE),
-            reclaim: Script::new(scripts::RECLAIM),
-            renew: Script::new(scripts::RENEW),
-            save_part: Script::new(scripts::SAVE_PART),
-            finish: Script::new(scripts::FINISH),
-            fail: Script::new(scripts::FAIL),
-            release: Script::new(scripts::RELEASE),
-            cancel: Script::new(scripts::CANCEL),
+            submit: LuaScript::new(scripts::full(scripts::SUBMIT)),
+            lease: LuaScript::new(scripts::full(scripts::LEASE)),
+            reclaim: LuaScript::new(scripts::full(scripts::RECLAIM)),
+            renew: LuaScript::new(scripts::full(scripts::RENEW)),
+            save_part: LuaScript::new(scripts::full(scripts::SAVE_PART)),
+            finish: LuaScript::new(scripts::full(scripts::FINISH)),
+            fail: LuaScript::new(scripts::full(scripts::FAIL)),
+            release: LuaScript::new(scripts::full(scripts::RELEASE)),
+            cancel: LuaScript::new(scripts::full(scripts::CANCEL)),
         });
         Ok(RedisQueue { config, commands, reads, scripts })
     }
@@ -187,24 +173,11 @@ impl RedisQueue {
         millis(self.config.result_ttl)
     }
 
-    /// Runs `script` with `args` after the key prefix: by its SHA-1, and by its text
-    /// when Redis does not know it (a new or restarted Redis).
-    async fn run(&self, script: &Script, args: &[&[u8]]) -> Result<Value, QueueError> {
+    /// Runs `script` with `args` after the key prefix.
+    async fn run(&self, script: &LuaScript, args: &[&[u8]]) -> Result<Value, QueueError> {
         let mut connection = self.commands.clone();
-        let call = |command: &str, first: &[u8]| {
-            let mut cmd = redis::cmd(command);
-            cmd.arg(first).arg(0).arg(KEY_PREFIX);
-            for a in args {
-                cmd.arg(*a);
-            }
-            cmd
-        };
-        match call("EVALSHA", script.sha1.as_bytes()).query_async::<Value>(&mut connection).await {
-            Err(e) if e.code() == Some("NOSCRIPT") => {
-                call("EVAL", script.text.as_bytes()).query_async::<Value>(&mut connection).await.map_err(failed)
-            }
-            other => other.map_err(failed),
-        }
+        let args: Vec<&[u8]> = std::iter::once(KEY_PREFIX.as_bytes()).chain(args.iter().copied()).collect();
+        script.run(&mut connection, &[], &args).await.map_err(failed)
     }
 
     /// Creates the consumer group (and the stream) unless it is there.

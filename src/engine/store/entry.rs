@@ -79,6 +79,30 @@ pub struct StoredSearch {
 }
 
 impl StoredSearch {
+    /// A search of one line, `pv`, to `depth` stored under `key` by this engine, its
+    /// other figures neutral: what the store's own tests and benches keep.
+    pub fn one_line(key: &super::StoreKey, depth: u32, pv: Vec<String>) -> StoredSearch {
+        StoredSearch {
+            format: FORMAT,
+            engine_version: ENGINE_VERSION.into(),
+            evaluation: key.evaluation().into(),
+            key: key.as_str().into(),
+            variant: "xiangqi".into(),
+            rule_set: "simplified-v1".into(),
+            multipv: 1,
+            limits: StoredLimits { depth, ..StoredLimits::default() },
+            best_move: pv.first().cloned().unwrap_or_default(),
+            ponder_move: pv.get(1).cloned().unwrap_or_default(),
+            lines: vec![StoredLine { score: StoredScore::Cp(0), pv }],
+            depth,
+            seldepth: depth,
+            nodes: 0,
+            time_ms: 0,
+            hash_hit_rate: 0.0,
+            stop_reason: 0,
+        }
+    }
+
     /// The entry's bytes.
     pub fn encode(&self) -> Vec<u8> {
         // A struct of strings and numbers always serializes.

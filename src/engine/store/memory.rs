@@ -132,7 +132,12 @@ impl Backend for MemoryStore {
         "memory"
     }
 
-    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Vec<u8>>> {
+    fn remote(&self) -> bool {
+        false
+    }
+
+    fn get<'a>(&'a self, key: &'a str, _max_bytes: usize) -> StoreFuture<'a, Option<Vec<u8>>> {
+        // Holds only what this process wrote, each entry within the bound.
         Box::pin(std::future::ready(Ok(self.get_now(key))))
     }
 

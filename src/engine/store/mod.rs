@@ -4,18 +4,22 @@
 //! server's own memory ([`MemoryStore`], bounded, least recently used out first) and a
 //! Redis shared by the replicas ([`RedisStore`]).
 //!
-//! The store never makes a call slower, wrong or failed: [`AnalysisStore`] bounds each
-//! lookup and write by a short timeout, ignores an entry that does not decode or was
-//! searched by another engine or evaluation, counts every failure in the metrics and
-//! logs it now and then, and a failed lookup is a miss (the caller searches).
+//! The store never makes a call wrong or failed, and a call pays at most one lookup's
+//! timeout for it: [`AnalysisStore`] bounds each lookup by a short timeout, writes to a
+//! remote store in the background (a bounded queue: a write beyond it is dropped and
+//! counted), skips a store that failed several times in a row for a while (its
+//! [`breaker`]), ignores an entry that is too long, does not decode or was searched by
+//! another engine or evaluation, counts every failure in the metrics and logs it now
+//! and then, and a failed lookup is a miss (the caller searches).
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+pub mod breaker;
 mod entry;
 mod key;
 mod memory;
@@ -35,6 +39,10 @@ pub enum StoreError {
     Unreachable(String),
     /// It had no room for the entry.
     Full,
+    /// It refused the credentials (a wrong or missing password or user).
+    Auth(String),
+    /// The value stored is longer than the bound (its length): not fetched.
+    Oversized(u64),
     /// It cannot be set up as configured (a bad URL).
     Config(String),
 }
@@ -46,6 +54,8 @@ impl StoreError {
             StoreError::Timeout => "timeout",
             StoreError::Unreachable(_) => "unreachable",
             StoreError::Full => "full",
+            StoreError::Auth(_) => "auth",
+            StoreError::Oversized(_) => "oversized",
             StoreError::Config(_) => "config",
         }
     }
@@ -57,6 +67,8 @@ impl fmt::Display for StoreError {
             StoreError::Timeout => f.write_str("timed out"),
             StoreError::Unreachable(e) => write!(f, "unreachable: {e}"),
             StoreError::Full => f.write_str("full"),
+            StoreError::Auth(e) => write!(f, "refused the credentials: {e}"),
+            StoreError::Oversized(len) => write!(f, "a stored value of {len} bytes, above {MAX_VALUE_BYTES}"),
             StoreError::Config(e) => f.write_str(e),
         }
     }
@@ -67,12 +79,20 @@ impl std::error::Error for StoreError {}
 /// What a store's operation returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
+/// The longest value a lookup reads (256 KiB, four times an entry of 64 lines of the
+/// longest principal variations): a longer one is not fetched nor decoded.
+pub const MAX_VALUE_BYTES: usize = 256 << 10;
+
 /// A place to keep entries: bytes under a key, for a time to live.
-pub trait Backend: Send + Sync {
+pub trait Backend: Send + Sync + 'static {
     /// Its name in the metrics (`memory`, `redis`).
     fn name(&self) -> &'static str;
-    /// The value under `key`, if any.
-    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Vec<u8>>>;
+    /// Whether it lies outside the process, so that a write may wait on a network:
+    /// such writes are made in the background.
+    fn remote(&self) -> bool;
+    /// The value under `key`, if any; one longer than `max_bytes` is not fetched
+    /// ([`StoreError::Oversized`]).
+    fn get<'a>(&'a self, key: &'a str, max_bytes: usize) -> StoreFuture<'a, Option<Vec<u8>>>;
     /// Keeps `value` under `key` for `ttl`, replacing what was there.
     fn put<'a>(&'a self, key: &'a str, value: Vec<u8>, ttl: Duration) -> StoreFuture<'a, ()>;
 }
@@ -186,13 +206,35 @@ impl Complaints {
     }
 }
 
-/// A store as the engine uses it: each operation bounded, counted and never an error
-/// for the caller (see the module documentation).
-pub struct AnalysisStore {
+/// The writes waiting for a remote store: a write beyond them is dropped and counted.
+pub const WRITE_QUEUE: usize = 256;
+
+/// A search to write: its key, its entry's bytes and depth, and whether a deeper entry
+/// already stored is kept (a search that did not look first).
+struct Write {
+    key: StoreKey,
+    bytes: Vec<u8>,
+    depth: u32,
+    unless_deeper: bool,
+}
+
+/// What the lookups and the background writer share.
+struct Shared {
     backend: Box<dyn Backend>,
     ttl: Duration,
     timeout: Duration,
     complaints: Complaints,
+    breaker: breaker::Breaker,
+    /// An authentication failure was logged and nothing has answered since.
+    auth_reported: AtomicBool,
+}
+
+/// A store as the engine uses it: each operation bounded, counted and never an error
+/// for the caller (see the module documentation).
+pub struct AnalysisStore {
+    shared: Arc<Shared>,
+    /// The background writer's queue (a remote store); none: written on the call.
+    writes: Option<tokio::sync::mpsc::Sender<Write>>,
 }
 
 impl AnalysisStore {
@@ -210,56 +252,173 @@ impl AnalysisStore {
         Ok(Some(AnalysisStore::with_backend(backend, config.ttl, config.timeout)))
     }
 
-    /// A store over `backend`.
+    /// A store over `backend`; a remote one gets its background writer, so call within
+    /// a Tokio runtime.
     pub fn with_backend(backend: Box<dyn Backend>, ttl: Duration, timeout: Duration) -> AnalysisStore {
         let complaints = Complaints { last: Mutex::new(None), unlogged: AtomicU64::new(0) };
-        AnalysisStore { backend, ttl, timeout, complaints }
+        let remote = backend.remote();
+        let shared = Arc::new(Shared {
+            backend,
+            ttl,
+            timeout,
+            complaints,
+            breaker: breaker::Breaker::default(),
+            auth_reported: AtomicBool::new(false),
+        });
+        let writes = remote.then(|| {
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<Write>(WRITE_QUEUE);
+            let shared = shared.clone();
+            // Ends when the store is dropped and its queue drained.
+            tokio::spawn(async move {
+                while let Some(write) = rx.recv().await {
+                    shared.write(write).await;
+                }
+            });
+            tx
+        });
+        AnalysisStore { shared, writes }
     }
 
     /// Its name in the metrics.
     pub fn name(&self) -> &'static str {
-        self.backend.name()
-    }
-
-    fn failed(&self, op: &'static str, e: &StoreError) {
-        metrics::counter!("chuhe_analysis_cache_errors_total", "store" => self.name(), "op" => op, "kind" => e.label())
-            .increment(1);
-        self.complaints.note(self.name(), op, e);
+        self.shared.backend.name()
     }
 
     /// The entry under `key` if it is ours and `deep_enough` accepts it; a miss
-    /// otherwise, and whenever the store fails or is slow.
+    /// otherwise, and whenever the store fails, is slow or is skipped by its breaker.
     pub async fn lookup(&self, key: &StoreKey, deep_enough: impl FnOnce(&StoredSearch) -> bool) -> Lookup {
-        let started = Instant::now();
-        let got = tokio::time::timeout(self.timeout, self.backend.get(key.as_str())).await;
-        metrics::histogram!("chuhe_analysis_cache_lookup_seconds", "store" => self.name())
-            .record(started.elapsed().as_secs_f64());
-        let (result, lookup) = match got.unwrap_or(Err(StoreError::Timeout)) {
-            Err(e) => {
-                self.failed("lookup", &e);
-                ("error", Lookup::Miss { stored_depth: None })
-            }
-            Ok(None) => ("miss", Lookup::Miss { stored_depth: None }),
-            Ok(Some(bytes)) => match StoredSearch::decode(&bytes, key.as_str(), key.evaluation()) {
-                None => ("ignored", Lookup::Miss { stored_depth: None }),
-                Some(entry) if deep_enough(&entry) => ("hit", Lookup::Hit(entry)),
-                Some(entry) => ("shallow", Lookup::Miss { stored_depth: Some(entry.depth) }),
-            },
+        let s = &self.shared;
+        let (result, lookup) = match s.get(key).await {
+            Got::Skipped => ("skipped", Lookup::Miss { stored_depth: None }),
+            Got::Failed => ("error", Lookup::Miss { stored_depth: None }),
+            Got::Oversized => ("oversized", Lookup::Miss { stored_depth: None }),
+            Got::Nothing => ("miss", Lookup::Miss { stored_depth: None }),
+            Got::Entry(None) => ("ignored", Lookup::Miss { stored_depth: None }),
+            Got::Entry(Some(entry)) if deep_enough(&entry) => ("hit", Lookup::Hit(entry)),
+            Got::Entry(Some(entry)) => ("shallow", Lookup::Miss { stored_depth: Some(entry.depth) }),
         };
         metrics::counter!("chuhe_analysis_cache_lookups_total", "store" => self.name(), "result" => result)
             .increment(1);
         lookup
     }
 
-    /// Keeps `entry` under `key` for the store's time to live; a failure is counted and
-    /// logged, never returned.
-    pub async fn save(&self, key: &StoreKey, entry: &StoredSearch) {
-        let put = self.backend.put(key.as_str(), entry.encode(), self.ttl);
+    /// Keeps `entry` under `key` for the store's time to live; with `unless_deeper`
+    /// (the caller did not look first), not over a deeper entry stored there. A remote
+    /// store is written in the background: this returns at once, and a write the queue
+    /// has no room for is dropped and counted. A failure is counted and logged, never
+    /// returned.
+    pub async fn save(&self, key: &StoreKey, entry: &StoredSearch, unless_deeper: bool) {
+        let write = Write { key: key.clone(), bytes: entry.encode(), depth: entry.depth, unless_deeper };
+        match &self.writes {
+            None => self.shared.write(write).await,
+            Some(queue) => {
+                if queue.try_send(write).is_err() {
+                    self.shared.dropped("queue_full");
+                }
+            }
+        }
+    }
+}
+
+/// What a bounded read of the store found.
+enum Got {
+    /// The breaker skipped the store.
+    Skipped,
+    /// The store failed or did not answer in time.
+    Failed,
+    /// A value above [`MAX_VALUE_BYTES`], not fetched.
+    Oversized,
+    /// No value.
+    Nothing,
+    /// A value: the entry, if it decodes and is ours.
+    Entry(Option<StoredSearch>),
+}
+
+impl Shared {
+    fn name(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    /// A read of `key`, bounded by the timeout, through the breaker.
+    async fn get(&self, key: &StoreKey) -> Got {
+        if !self.breaker.admit(Instant::now()) {
+            return Got::Skipped;
+        }
+        let started = Instant::now();
+        let got = tokio::time::timeout(self.timeout, self.backend.get(key.as_str(), MAX_VALUE_BYTES)).await;
+        metrics::histogram!("chuhe_analysis_cache_lookup_seconds", "store" => self.name())
+            .record(started.elapsed().as_secs_f64());
+        match got.unwrap_or(Err(StoreError::Timeout)) {
+            Err(StoreError::Oversized(len)) => {
+                // Counted as the lookup's result; the store itself answered.
+                self.answered();
+                self.complaints.note(self.name(), "lookup", &StoreError::Oversized(len));
+                Got::Oversized
+            }
+            Err(e) => {
+                self.failed("lookup", &e);
+                Got::Failed
+            }
+            Ok(None) => {
+                self.answered();
+                Got::Nothing
+            }
+            Ok(Some(bytes)) => {
+                self.answered();
+                Got::Entry(StoredSearch::decode(&bytes, key.as_str(), key.evaluation()))
+            }
+        }
+    }
+
+    /// Writes `w` (bounded by the timeout, through the breaker).
+    async fn write(&self, w: Write) {
+        if w.unless_deeper {
+            match self.get(&w.key).await {
+                Got::Skipped | Got::Failed => return self.dropped("unreachable"),
+                Got::Entry(Some(stored)) if stored.depth > w.depth => return self.dropped("deeper_stored"),
+                _ => {}
+            }
+        } else if !self.breaker.admit(Instant::now()) {
+            return self.dropped("unreachable");
+        }
+        let put = self.backend.put(w.key.as_str(), w.bytes, self.ttl);
         match tokio::time::timeout(self.timeout, put).await.unwrap_or(Err(StoreError::Timeout)) {
             Ok(()) => {
+                self.answered();
                 metrics::counter!("chuhe_analysis_cache_writes_total", "store" => self.name()).increment(1);
             }
             Err(e) => self.failed("write", &e),
+        }
+    }
+
+    fn dropped(&self, reason: &'static str) {
+        metrics::counter!("chuhe_analysis_cache_writes_dropped_total", "store" => self.name(), "reason" => reason)
+            .increment(1);
+    }
+
+    /// The store answered: the breaker closes.
+    fn answered(&self) {
+        if self.breaker.succeeded() == breaker::Change::Closed {
+            metrics::gauge!("chuhe_analysis_cache_breaker_open", "store" => self.name()).set(0.0);
+            tracing::info!(store = self.name(), "analysis store answers again");
+        }
+        self.auth_reported.store(false, Ordering::Relaxed);
+    }
+
+    fn failed(&self, op: &'static str, e: &StoreError) {
+        metrics::counter!("chuhe_analysis_cache_errors_total", "store" => self.name(), "op" => op, "kind" => e.label())
+            .increment(1);
+        if self.breaker.failed(Instant::now()) == breaker::Change::Opened {
+            metrics::gauge!("chuhe_analysis_cache_breaker_open", "store" => self.name()).set(1.0);
+            metrics::counter!("chuhe_analysis_cache_breaker_trips_total", "store" => self.name()).increment(1);
+        }
+        match e {
+            // Said once, plainly: no retry will mend a wrong password.
+            StoreError::Auth(_) if !self.auth_reported.swap(true, Ordering::Relaxed) => {
+                tracing::error!(store = self.name(), error = %e, "analysis store refused the credentials: check its password; searching without it");
+            }
+            StoreError::Auth(_) => {}
+            _ => self.complaints.note(self.name(), op, e),
         }
     }
 }
@@ -267,13 +426,22 @@ impl AnalysisStore {
 fn describe_metrics() {
     metrics::describe_counter!(
         "chuhe_analysis_cache_lookups_total",
-        "analysis store lookups, by store and result (hit, miss, shallow, ignored, error)"
+        "analysis store lookups, by store and result (hit, miss, shallow, ignored, oversized, error, skipped)"
     );
     metrics::describe_counter!("chuhe_analysis_cache_writes_total", "searches written to the analysis store");
     metrics::describe_counter!(
-        "chuhe_analysis_cache_errors_total",
-        "analysis store failures, by store, operation (lookup, write) and kind (timeout, unreachable, full)"
+        "chuhe_analysis_cache_writes_dropped_total",
+        "searches not written, by store and reason (queue_full, unreachable, deeper_stored)"
     );
+    metrics::describe_counter!(
+        "chuhe_analysis_cache_errors_total",
+        "analysis store failures, by store, operation (lookup, write) and kind (timeout, unreachable, auth, full)"
+    );
+    metrics::describe_gauge!(
+        "chuhe_analysis_cache_breaker_open",
+        "1 while the store is skipped after failures in a row"
+    );
+    metrics::describe_counter!("chuhe_analysis_cache_breaker_trips_total", "times the store's breaker opened");
     metrics::describe_histogram!("chuhe_analysis_cache_lookup_seconds", "time of an analysis store lookup");
     metrics::describe_counter!("chuhe_analysis_cache_evictions_total", "entries evicted from the memory store");
 }
@@ -281,6 +449,150 @@ fn describe_metrics() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{BoardGame, Variant};
+
+    /// What the remote backend of these tests does with each operation.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Behaviour {
+        /// Answers as a store would.
+        Answer,
+        /// Never answers.
+        Hang,
+        /// Refuses at once.
+        Refuse,
+    }
+
+    /// A remote backend over a memory store, behaving as told, counting the
+    /// operations that reached it.
+    struct Remote {
+        inner: MemoryStore,
+        behaviour: Arc<Mutex<Behaviour>>,
+        calls: Arc<AtomicU64>,
+    }
+
+    impl Remote {
+        fn op<'a, T: Send + 'a>(&'a self, answer: Result<T, StoreError>) -> StoreFuture<'a, T> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let behaviour = *self.behaviour.lock().unwrap();
+            Box::pin(async move {
+                match behaviour {
+                    Behaviour::Answer => answer,
+                    Behaviour::Hang => std::future::pending().await,
+                    Behaviour::Refuse => Err(StoreError::Unreachable("refused".into())),
+                }
+            })
+        }
+    }
+
+    impl Backend for Remote {
+        fn name(&self) -> &'static str {
+            "remote"
+        }
+        fn remote(&self) -> bool {
+            true
+        }
+        fn get<'a>(&'a self, key: &'a str, _max_bytes: usize) -> StoreFuture<'a, Option<Vec<u8>>> {
+            self.op(Ok(self.inner.get_now(key)))
+        }
+        fn put<'a>(&'a self, key: &'a str, value: Vec<u8>, ttl: Duration) -> StoreFuture<'a, ()> {
+            let answer = self.inner.put_now(key, value, ttl);
+            self.op(answer)
+        }
+    }
+
+    /// A store over a [`Remote`] with a timeout of `timeout`; the handles that steer it.
+    fn remote(timeout: Duration) -> (AnalysisStore, Arc<Mutex<Behaviour>>, Arc<AtomicU64>) {
+        let behaviour = Arc::new(Mutex::new(Behaviour::Answer));
+        let calls = Arc::new(AtomicU64::new(0));
+        let backend =
+            Remote { inner: MemoryStore::new(100, 1 << 20), behaviour: behaviour.clone(), calls: calls.clone() };
+        (AnalysisStore::with_backend(Box::new(backend), Duration::from_secs(60), timeout), behaviour, calls)
+    }
+
+    fn entry(key: &StoreKey, depth: u32) -> StoredSearch {
+        StoredSearch::one_line(key, depth, vec!["h2e2".into()])
+    }
+
+    fn key(moves: &[&str]) -> StoreKey {
+        let mut game = BoardGame::startpos(Variant::Xiangqi);
+        game.play_iccs(moves.iter().copied()).unwrap();
+        StoreKey::of(&game, 1, "classical")
+    }
+
+    /// Waits until `done` holds (written in the background), or gives up after a minute.
+    async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
+        let started = Instant::now();
+        while !done().await {
+            assert!(started.elapsed() < Duration::from_secs(60), "gave up waiting: {what}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_write_to_a_store_that_hangs_returns_at_once_and_a_full_queue_drops() {
+        // A timeout of an hour: a write on the call's path would hold it that long.
+        let (store, behaviour, calls) = remote(Duration::from_secs(3600));
+        *behaviour.lock().unwrap() = Behaviour::Hang;
+        let k = key(&["h2e2"]);
+        let saves = async {
+            for _ in 0..WRITE_QUEUE + 10 {
+                store.save(&k, &entry(&k, 5), false).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), saves).await.expect("every save returns at once");
+        // The writer holds one write (waiting on the store); the queue the next ones.
+        until("the writer took a write", async || calls.load(Ordering::SeqCst) == 1).await;
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn after_failures_in_a_row_the_store_is_skipped_then_probed() {
+        let (store, behaviour, calls) = remote(Duration::from_secs(3600));
+        let k = key(&["b2e2"]);
+        store.save(&k, &entry(&k, 6), false).await;
+        until("the entry is written", async || matches!(store.lookup(&k, |_| true).await, Lookup::Hit(_))).await;
+        *behaviour.lock().unwrap() = Behaviour::Refuse;
+        let before = calls.load(Ordering::SeqCst);
+        for _ in 0..breaker::FAILURES_TO_OPEN + 20 {
+            assert_eq!(store.lookup(&k, |_| true).await, Lookup::Miss { stored_depth: None });
+            store.save(&k, &entry(&k, 6), false).await;
+        }
+        // Only the failures that opened the breaker reached the store (a write may have
+        // been one of them).
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let reached = calls.load(Ordering::SeqCst) - before;
+        assert!(reached <= u64::from(breaker::FAILURES_TO_OPEN), "{reached} operations reached a failing store");
+        // Once it answers again, the probe after the breaker's time closes it.
+        *behaviour.lock().unwrap() = Behaviour::Answer;
+        until("the store is used again", async || matches!(store.lookup(&k, |_| true).await, Lookup::Hit(_))).await;
+    }
+
+    #[tokio::test]
+    async fn a_write_without_a_lookup_keeps_a_deeper_entry() {
+        let (store, _behaviour, _calls) = remote(Duration::from_secs(3600));
+        let k = key(&["c3c4"]);
+        let depth = async || match store.lookup(&k, |_| true).await {
+            Lookup::Hit(e) => e.depth,
+            Lookup::Miss { .. } => 0,
+        };
+        store.save(&k, &entry(&k, 9), false).await;
+        until("depth 9 stored", async || depth().await == 9).await;
+        for _ in 0..5 {
+            store.save(&k, &entry(&k, 2), true).await;
+        }
+        // One writer takes the queue in order: once a later write is there, the shallow
+        // ones were handled.
+        let marker = key(&["c3c4", "c6c5"]);
+        store.save(&marker, &entry(&marker, 1), false).await;
+        until("the marker stored", async || matches!(store.lookup(&marker, |_| true).await, Lookup::Hit(_))).await;
+        assert_eq!(depth().await, 9, "the deeper entry is kept");
+        // A search at least as deep replaces it.
+        store.save(&k, &entry(&k, 11), true).await;
+        until("depth 11 stored", async || depth().await == 11).await;
+        // A write that looked first replaces what is there.
+        store.save(&k, &entry(&k, 3), false).await;
+        until("depth 3 stored", async || depth().await == 3).await;
+    }
 
     #[test]
     fn a_redis_url_is_shown_without_its_password() {

@@ -1,5 +1,5 @@
-//! The store in a Redis (or Valkey) that every replica shares: `GET`, and `SET` with
-//! `PX` (the time to live), through one multiplexed connection that reconnects by
+//! The store in a Redis (or Valkey) that every replica shares: a `GET` that leaves a
+//! value above the bound where it is (a script), and `SET` with `PX` (the time to live), through one multiplexed connection that reconnects by
 //! itself (the `redis` crate's connection manager).
 
 use std::time::Duration;
@@ -8,10 +8,12 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, IntoConnectionInfo};
 
 use super::{Backend, StoreError, StoreFuture};
+use crate::engine::lua_script::LuaScript;
 
 /// The shared store (see the module documentation).
 pub struct RedisStore {
     connection: ConnectionManager,
+    bounded_get: LuaScript,
 }
 
 impl RedisStore {
@@ -40,7 +42,7 @@ impl RedisStore {
             .set_number_of_retries(1)
             .set_max_delay(Duration::from_millis(200));
         let connection = ConnectionManager::new_lazy_with_config(client, config).map_err(bad)?;
-        Ok(RedisStore { connection })
+        Ok(RedisStore { connection, bounded_get: LuaScript::new(BOUNDED_GET.to_owned()) })
     }
 }
 
@@ -49,22 +51,42 @@ fn failed(e: redis::RedisError) -> StoreError {
         StoreError::Timeout
     } else if e.code() == Some("OOM") {
         StoreError::Full
+    } else if e.kind() == redis::ErrorKind::AuthenticationFailed || matches!(e.code(), Some("WRONGPASS" | "NOAUTH")) {
+        StoreError::Auth(e.to_string())
     } else {
         StoreError::Unreachable(e.to_string())
     }
 }
+
+/// A value no longer than `ARGV[1]` bytes, or the length of a longer one, so that a
+/// huge value never crosses the network.
+const BOUNDED_GET: &str = r"
+local len = redis.call('STRLEN', KEYS[1])
+if len > tonumber(ARGV[1]) then return len end
+return redis.call('GET', KEYS[1])
+";
 
 impl Backend for RedisStore {
     fn name(&self) -> &'static str {
         "redis"
     }
 
-    fn get<'a>(&'a self, key: &'a str) -> StoreFuture<'a, Option<Vec<u8>>> {
+    fn remote(&self) -> bool {
+        true
+    }
+
+    fn get<'a>(&'a self, key: &'a str, max_bytes: usize) -> StoreFuture<'a, Option<Vec<u8>>> {
         let mut connection = self.connection.clone();
         Box::pin(async move {
-            let value: Option<Vec<u8>> =
-                redis::cmd("GET").arg(key).query_async(&mut connection).await.map_err(failed)?;
-            Ok(value)
+            let max = max_bytes.to_string();
+            let value =
+                self.bounded_get.run(&mut connection, &[key.as_bytes()], &[max.as_bytes()]).await.map_err(failed)?;
+            match value {
+                redis::Value::Nil => Ok(None),
+                redis::Value::BulkString(bytes) => Ok(Some(bytes)),
+                redis::Value::Int(len) => Err(StoreError::Oversized(len.max(0) as u64)),
+                other => Err(StoreError::Unreachable(format!("an unexpected answer to a lookup: {other:?}"))),
+            }
         })
     }
 
