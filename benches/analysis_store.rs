@@ -156,7 +156,7 @@ async fn run(calls: usize, redis: &redis_server::Redis) {
     let mut misses = Vec::with_capacity(games.len());
     for game in &games {
         let t = Instant::now();
-        let key = StoreKey::of(game, 7, "classical");
+        let key = StoreKey::of(game, 7, "classical", None);
         let found = store.lookup(&key, |_| true).await;
         store.save(&key, &entry(&key), false).await;
         misses.push(t.elapsed());

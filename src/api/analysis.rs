@@ -9,14 +9,14 @@ use super::error::{Error, bad_request};
 use super::game::request_game;
 use super::on_time::{SearchWork, Searched, StreamMessages, on_time, search_here, stream_on_time};
 use super::proto;
-pub use super::searching::ProgressStream;
+pub use super::searching::{Call, ProgressStream};
 use super::searching::{
     draw_offer_reason, final_message, nps, principal_variations, progress_message, search_limits, stop_reason,
 };
 use super::variant::AnalysisCalls;
 
 mod cache;
-use crate::engine::{Budget, Deadline, Engine};
+use crate::engine::{Budget, Engine};
 use crate::game::BoardGame;
 use crate::notation::Notation;
 use crate::rules::types::Move;
@@ -30,6 +30,8 @@ struct Job {
     game: BoardGame,
     params: Params,
     budget: Budget,
+    /// Whose stored searches answer it ([`Call::store_scope`]).
+    store_scope: Option<Arc<str>>,
 }
 
 impl Job {
@@ -76,7 +78,7 @@ fn job(
     multipv: u32,
     search_moves: &[String],
     exclude_moves: &[String],
-    deadline: Option<Deadline>,
+    call: &Call,
 ) -> Result<Job, Error> {
     let l = limits.cloned().unwrap_or_default();
     if multipv > 64 {
@@ -92,18 +94,13 @@ fn job(
         exclude_moves: parse_root_moves(exclude_moves, "exclude_moves", None)?,
         nnue: engine.config.evaluation.net_for(game.net_variant()),
     };
-    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), deadline);
-    Ok(Job { game, params, budget })
+    let budget = engine.budget(l.movetime_ms, l.depth > 0 || l.nodes > 0 || l.clock.is_some(), call.deadline);
+    Ok(Job { game, params, budget, store_scope: call.store_scope.clone() })
 }
 
 /// The job of an Analyze request in its 9x10 `game`.
-fn analyze_job(
-    engine: &Engine,
-    r: &proto::AnalyzeRequest,
-    game: BoardGame,
-    deadline: Option<Deadline>,
-) -> Result<Job, Error> {
-    job(engine, game, r.limits.as_ref(), r.multipv, &r.search_moves, &r.exclude_moves, deadline)
+fn analyze_job(engine: &Engine, r: &proto::AnalyzeRequest, game: BoardGame, call: &Call) -> Result<Job, Error> {
+    job(engine, game, r.limits.as_ref(), r.multipv, &r.search_moves, &r.exclude_moves, call)
 }
 
 /// AnalyzeStream asks what Analyze asks.
@@ -185,9 +182,9 @@ pub async fn analyze(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeRequest,
     limits: ContentLimits,
-    deadline: Option<Deadline>,
+    call: &Call,
 ) -> Result<proto::AnalyzeResponse, Error> {
-    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze(engine, r, deadline).await
+    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze(engine, r, call).await
 }
 
 /// AnalyzeStream: [`analyze`] with a message per finished depth; dropping the stream
@@ -196,10 +193,10 @@ pub async fn analyze_stream(
     engine: &Arc<Engine>,
     r: &proto::AnalyzeStreamRequest,
     limits: ContentLimits,
-    deadline: Option<Deadline>,
+    call: &Call,
 ) -> Result<ProgressStream, Error> {
     let r = &analyze_request(r);
-    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze_stream(engine, r, deadline).await
+    request_game(r.position.as_ref(), r.rule_set, limits)?.analyze_stream(engine, r, call).await
 }
 
 /// Hint: the best move after a short search.
@@ -207,9 +204,9 @@ pub async fn hint(
     engine: &Arc<Engine>,
     r: &proto::HintRequest,
     limits: ContentLimits,
-    deadline: Option<Deadline>,
+    call: &Call,
 ) -> Result<proto::HintResponse, Error> {
-    request_game(r.position.as_ref(), r.rule_set, limits)?.hint(engine, r, deadline).await
+    request_game(r.position.as_ref(), r.rule_set, limits)?.hint(engine, r, call).await
 }
 
 /// EvaluateDrawOffer: should the side to answer accept a draw, by a short search.
@@ -217,9 +214,9 @@ pub async fn evaluate_draw_offer(
     engine: &Arc<Engine>,
     r: &proto::EvaluateDrawOfferRequest,
     limits: ContentLimits,
-    deadline: Option<Deadline>,
+    call: &Call,
 ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-    request_game(r.position.as_ref(), r.rule_set, limits)?.evaluate_draw_offer(engine, r, deadline).await
+    request_game(r.position.as_ref(), r.rule_set, limits)?.evaluate_draw_offer(engine, r, call).await
 }
 
 /// Runs the job on a search thread, answered on its time (see [`on_time`]).
@@ -242,7 +239,7 @@ impl AnalysisCalls for BoardGame {
         r: &proto::AnalyzeRequest,
         on_depth: &mut dyn FnMut(&proto::AnalyzeStreamResponse),
     ) -> Result<proto::AnalyzeResponse, Error> {
-        let job = analyze_job(engine, r, self, None)?;
+        let job = analyze_job(engine, r, self, &Call::default())?;
         let (budget, evaluation) = (job.budget, job.evaluation());
         let mut on_depth = |report: &Report| on_depth(&progress(report, engine.tt.hit_rate()));
         let searched = search_here(engine, budget, &mut on_depth, job.work());
@@ -253,9 +250,9 @@ impl AnalysisCalls for BoardGame {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::AnalyzeResponse, Error> {
-        let job = analyze_job(engine, r, self, deadline)?;
+        let job = analyze_job(engine, r, self, call)?;
         let pending = match cache::lookup(engine, &job, r.cache).await? {
             cache::Cached::Stored(stored) => return Ok(cache::answer(&stored)),
             cache::Cached::Search(pending) => pending,
@@ -270,9 +267,9 @@ impl AnalysisCalls for BoardGame {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<ProgressStream, Error> {
-        let job = analyze_job(engine, r, self, deadline)?;
+        let job = analyze_job(engine, r, self, call)?;
         let mut pending = match cache::lookup(engine, &job, r.cache).await? {
             cache::Cached::Stored(stored) => {
                 return Ok(Box::pin(tokio_stream::once(final_message(cache::answer(&stored)))));
@@ -302,14 +299,14 @@ impl AnalysisCalls for BoardGame {
         self,
         engine: &Arc<Engine>,
         r: &proto::HintRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::HintResponse, Error> {
         // Checked and rendered as ListLegalMoves checks and renders them.
         let notations = convert::notations(&r.notations, "notations")?;
         convert::check_notations(&self, &notations, "notations")?;
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-        let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
+        let job = job(engine, self, Some(&think), 1, &[], &[], call)?;
         let game = job.game.clone();
         let pending = match cache::lookup(engine, &job, r.cache).await? {
             cache::Cached::Stored(stored) => {
@@ -329,11 +326,11 @@ impl AnalysisCalls for BoardGame {
         self,
         engine: &Arc<Engine>,
         r: &proto::EvaluateDrawOfferRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
         let ms = if r.movetime_ms > 0 { r.movetime_ms } else { 300 };
         let think = proto::SearchLimits { movetime_ms: ms, ..Default::default() };
-        let job = job(engine, self, Some(&think), 1, &[], &[], deadline)?;
+        let job = job(engine, self, Some(&think), 1, &[], &[], call)?;
         let game = job.game.clone();
         let offered_by = match proto::Player::try_from(r.offered_by) {
             Ok(proto::Player::Red) => crate::rules::types::Color::Red,

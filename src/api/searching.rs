@@ -2,13 +2,25 @@
 //! answer's parts as messages (lines, stop reason, progress, the final stream message,
 //! the draw-offer reason).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::error::{Error, bad_request};
 use super::proto;
-use crate::engine::SearchStream;
+use crate::engine::{Deadline, SearchStream};
 use crate::search::draw_offer::DrawAnswer;
 use crate::search::{self, StopReason};
+
+/// What a search call carries besides its request.
+#[derive(Clone, Debug, Default)]
+pub struct Call {
+    /// When it must be answered by, counted from its arrival (none: the request's and
+    /// the server's limits alone).
+    pub deadline: Option<Deadline>,
+    /// Whose stored searches it reads and writes (the tenant's, so that one tenant's
+    /// questions and their cost are not shown to another); none: shared by all.
+    pub store_scope: Option<Arc<str>>,
+}
 
 /// The limits a request asks for (0 is none): depth, nodes and the side to move's clock,
 /// checked (a bad clock is INVALID_ARGUMENT naming its field); its movetime goes to the

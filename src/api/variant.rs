@@ -9,9 +9,9 @@ use std::sync::Arc;
 use super::convert::ContentLimits;
 use super::error::Error;
 use super::proto;
-use super::searching::ProgressStream;
+use super::searching::{Call, ProgressStream};
 use super::wire::Encoded;
-use crate::engine::{Deadline, Engine};
+use crate::engine::Engine;
 use crate::game::AnyGame;
 
 /// Calls the same code on the game of any variant.
@@ -69,28 +69,28 @@ pub trait AnalysisCalls: Sized {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> impl Future<Output = Result<proto::AnalyzeResponse, Error>> + Send;
     /// AnalyzeStream (asking what Analyze asks).
     fn analyze_stream(
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> impl Future<Output = Result<ProgressStream, Error>> + Send;
     /// Hint.
     fn hint(
         self,
         engine: &Arc<Engine>,
         r: &proto::HintRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> impl Future<Output = Result<proto::HintResponse, Error>> + Send;
     /// EvaluateDrawOffer.
     fn evaluate_draw_offer(
         self,
         engine: &Arc<Engine>,
         r: &proto::EvaluateDrawOfferRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> impl Future<Output = Result<proto::EvaluateDrawOfferResponse, Error>> + Send;
 }
 
@@ -145,35 +145,35 @@ impl AnalysisCalls for AnyGame {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::AnalyzeResponse, Error> {
-        each!(self, g => g.analyze(engine, r, deadline).await)
+        each!(self, g => g.analyze(engine, r, call).await)
     }
 
     async fn analyze_stream(
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<ProgressStream, Error> {
-        each!(self, g => g.analyze_stream(engine, r, deadline).await)
+        each!(self, g => g.analyze_stream(engine, r, call).await)
     }
 
     async fn hint(
         self,
         engine: &Arc<Engine>,
         r: &proto::HintRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::HintResponse, Error> {
-        each!(self, g => g.hint(engine, r, deadline).await)
+        each!(self, g => g.hint(engine, r, call).await)
     }
 
     async fn evaluate_draw_offer(
         self,
         engine: &Arc<Engine>,
         r: &proto::EvaluateDrawOfferRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
-        each!(self, g => g.evaluate_draw_offer(engine, r, deadline).await)
+        each!(self, g => g.evaluate_draw_offer(engine, r, call).await)
     }
 }

@@ -175,6 +175,11 @@ pub struct ServeArgs {
     /// A file holding the Redis password (a mounted Secret), instead of one in the URL.
     #[arg(long, env = "CHUHE_ANALYSIS_CACHE_PASSWORD_FILE")]
     analysis_cache_password_file: Option<std::path::PathBuf>,
+    /// Share stored searches across tenants (API keys): one tenant's question is then
+    /// answered from another's search, whose depth, nodes and time it sees. Without it
+    /// each tenant's searches are its own.
+    #[arg(long, env = "CHUHE_ANALYSIS_CACHE_SHARED")]
+    analysis_cache_shared: bool,
     /// Log format on stderr.
     #[arg(long, env = "CHUHE_LOG_FORMAT", value_enum, default_value = "text")]
     log_format: LogFormat,
@@ -295,6 +300,7 @@ impl ServeArgs {
             kind,
             ttl: Duration::from_secs(self.analysis_cache_ttl_s.max(1)),
             timeout: Duration::from_millis(self.analysis_cache_timeout_ms.max(1)),
+            shared_across_tenants: self.analysis_cache_shared,
         })
     }
 }

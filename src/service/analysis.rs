@@ -6,6 +6,8 @@ use std::sync::Arc;
 use tokio_stream::StreamExt;
 use tonic::{Request, Response, Status};
 
+use super::call::Tenant;
+use crate::api::analysis::Call;
 use crate::api::convert::ContentLimits;
 use crate::api::fairplay::Models;
 use crate::api::proto::{self, analysis_service_server::AnalysisService};
@@ -20,6 +22,17 @@ pub struct Analysis {
     pub limits: ContentLimits,
     /// The fair-play models AssessPlayer assesses with.
     pub models: Arc<Models>,
+    /// Whether tenants share the stored searches.
+    pub store_shared: bool,
+}
+
+impl Analysis {
+    /// What a search call carries: its deadline, and its tenant's store (none when
+    /// the server asks for no API keys, or tenants share the store).
+    fn call<T>(&self, req: &Request<T>) -> Call {
+        let tenant = req.extensions().get::<Tenant>().filter(|_| !self.store_shared);
+        Call { deadline: client_timeout(req), store_scope: tenant.map(|t| t.0.clone()) }
+    }
 }
 
 /// The call's deadline, from its arrival (set by the middleware), or from now with the
@@ -50,8 +63,8 @@ impl AnalysisService for Analysis {
         &self,
         request: Request<proto::AnalyzeRequest>,
     ) -> Result<Response<proto::AnalyzeResponse>, Status> {
-        let timeout = client_timeout(&request);
-        Ok(Response::new(analysis::analyze(&self.engine, request.get_ref(), self.limits, timeout).await?))
+        let call = self.call(&request);
+        Ok(Response::new(analysis::analyze(&self.engine, request.get_ref(), self.limits, &call).await?))
     }
 
     type AnalyzeStreamStream = ProgressStream;
@@ -60,22 +73,22 @@ impl AnalysisService for Analysis {
         &self,
         request: Request<proto::AnalyzeStreamRequest>,
     ) -> Result<Response<ProgressStream>, Status> {
-        let timeout = client_timeout(&request);
-        let stream = analysis::analyze_stream(&self.engine, request.get_ref(), self.limits, timeout).await?;
+        let call = self.call(&request);
+        let stream = analysis::analyze_stream(&self.engine, request.get_ref(), self.limits, &call).await?;
         Ok(Response::new(Box::pin(stream.map(Ok))))
     }
 
     async fn hint(&self, request: Request<proto::HintRequest>) -> Result<Response<proto::HintResponse>, Status> {
-        let timeout = client_timeout(&request);
-        Ok(Response::new(analysis::hint(&self.engine, request.get_ref(), self.limits, timeout).await?))
+        let call = self.call(&request);
+        Ok(Response::new(analysis::hint(&self.engine, request.get_ref(), self.limits, &call).await?))
     }
 
     async fn evaluate_draw_offer(
         &self,
         request: Request<proto::EvaluateDrawOfferRequest>,
     ) -> Result<Response<proto::EvaluateDrawOfferResponse>, Status> {
-        let timeout = client_timeout(&request);
-        Ok(Response::new(analysis::evaluate_draw_offer(&self.engine, request.get_ref(), self.limits, timeout).await?))
+        let call = self.call(&request);
+        Ok(Response::new(analysis::evaluate_draw_offer(&self.engine, request.get_ref(), self.limits, &call).await?))
     }
 
     async fn audit_game(

@@ -208,9 +208,14 @@ pub async fn serve(
             workers.spawn(work(engine.clone(), queue.clone(), settings, workers_stopped.clone()));
         }
     }
-    let analysis = AnalysisServiceServer::new(Analysis { engine, limits, models })
-        .max_decoding_message_size(config.max_message_bytes)
-        .max_encoding_message_size(config.max_message_bytes);
+    let analysis = AnalysisServiceServer::new(Analysis {
+        engine,
+        limits,
+        models,
+        store_shared: config.analysis_cache.shared_across_tenants,
+    })
+    .max_decoding_message_size(config.max_message_bytes)
+    .max_encoding_message_size(config.max_message_bytes);
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServer>().await;

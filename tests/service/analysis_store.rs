@@ -16,7 +16,8 @@ use common::replay::assert_analysis;
 /// A server whose store is `kind`, with generous timeouts: a loaded machine must not
 /// turn a lookup into a miss here (the timeouts' own effect is a bench's matter).
 async fn server(kind: StoreKind) -> (AnalysisServiceClient<Channel>, common::server::Running) {
-    let analysis_cache = StoreConfig { kind, ttl: Duration::from_secs(3600), timeout: Duration::from_secs(5) };
+    let analysis_cache =
+        StoreConfig { kind, ttl: Duration::from_secs(3600), timeout: Duration::from_secs(5), ..StoreConfig::default() };
     let config = ServerConfig { engine: common::server::small_engine(), analysis_cache, ..ServerConfig::default() };
     let server = common::server::start(config).await;
     (server.analysis().await, server)
@@ -308,7 +309,7 @@ async fn server_on(
     timeout: Duration,
 ) -> (AnalysisServiceClient<Channel>, common::server::Running) {
     let kind = StoreKind::Redis { url: redis.url(0), password: password.map(str::to_owned) };
-    let analysis_cache = StoreConfig { kind, ttl: Duration::from_secs(3600), timeout };
+    let analysis_cache = StoreConfig { kind, ttl: Duration::from_secs(3600), timeout, ..StoreConfig::default() };
     let config = ServerConfig { engine: common::server::small_engine(), analysis_cache, ..ServerConfig::default() };
     let server = common::server::start(config).await;
     (server.analysis().await, server)
@@ -417,4 +418,61 @@ async fn fresh_searches_keep_a_deeper_stored_search_unless_as_deep() {
     // A fresh search at least as deep replaces it.
     assert!(!analyze(&mut client, fresh(7)).await.from_cache);
     until_stored(&redis, "the deeper fresh search", |e| e.len() == 1 && has(e, 7, 1)).await;
+}
+
+/// A server on `redis` asking for the keys of tenants `acme` and `globex`, their stored
+/// searches shared or not.
+async fn two_tenants(
+    redis: &Redis,
+    name: &str,
+    shared: bool,
+) -> (AnalysisServiceClient<Channel>, common::server::Running) {
+    use crate::api_keys::{keys_file, sha256_hex};
+    let keys = keys_file(
+        name,
+        &format!(
+            r#"[{{"tenant": "acme", "key_sha256": "{}"}}, {{"tenant": "globex", "key_sha256": "{}"}}]"#,
+            sha256_hex("acme-key"),
+            sha256_hex("globex-key")
+        ),
+    );
+    let analysis_cache = StoreConfig {
+        kind: on_redis(redis),
+        timeout: Duration::from_secs(5),
+        shared_across_tenants: shared,
+        ..StoreConfig::default()
+    };
+    let config = ServerConfig {
+        engine: common::server::small_engine(),
+        analysis_cache,
+        api_keys: Some(keys),
+        ..ServerConfig::default()
+    };
+    let server = common::server::start(config).await;
+    (server.analysis().await, server)
+}
+
+#[tokio::test]
+async fn a_tenants_stored_searches_are_its_own_unless_shared() {
+    use common::with_key;
+    let position = opening(&["h0g2", "h9g7"]);
+    let ask = async |client: &mut AnalysisServiceClient<Channel>, key: &str| {
+        client.analyze(with_key(to_depth(position.clone(), 5, 1), key)).await.expect("Analyze answers").into_inner()
+    };
+    let redis = Redis::start();
+    let (mut client, _server) = two_tenants(&redis, "store-apart", false).await;
+    assert!(!ask(&mut client, "acme-key").await.from_cache);
+    until_stored(&redis, "acme's search", |e| has(e, 5, 1)).await;
+    let theirs = ask(&mut client, "globex-key").await;
+    assert!(!theirs.from_cache, "another tenant's search is not shown: {theirs:?}");
+    until_stored(&redis, "globex's search beside acme's", |e| e.len() == 2).await;
+    assert!(ask(&mut client, "acme-key").await.from_cache && ask(&mut client, "globex-key").await.from_cache);
+
+    // Shared: one tenant's question is answered by another's search.
+    let redis = Redis::start();
+    let (mut client, _server) = two_tenants(&redis, "store-shared", true).await;
+    let searched = ask(&mut client, "acme-key").await;
+    until_stored(&redis, "acme's search", |e| has(e, 5, 1)).await;
+    let served = ask(&mut client, "globex-key").await;
+    assert!(served.from_cache && served.nodes == searched.nodes, "{served:?}");
 }

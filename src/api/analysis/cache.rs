@@ -43,7 +43,7 @@ pub(super) async fn lookup(engine: &Engine, job: &Job, policy: i32) -> Result<Ca
     if !job.params.search_moves.is_empty() || !job.params.exclude_moves.is_empty() {
         return Ok(Cached::Search(None));
     }
-    let key = StoreKey::of(&job.game, job.params.multipv, &job.evaluation());
+    let key = StoreKey::of(&job.game, job.params.multipv, &job.evaluation(), job.store_scope.as_deref());
     let limits = StoredLimits {
         depth: job.params.limits.depth.unwrap_or(0),
         nodes: job.params.limits.nodes.unwrap_or(0),

@@ -20,7 +20,7 @@ use super::super::error::{Error, bad_request};
 use super::super::on_time::{SearchWork, Searched, StreamMessages, on_time, search_here, stream_on_time};
 use super::super::proto;
 use super::super::searching::{
-    ProgressStream, draw_offer_reason, final_message, principal_variations, progress_message, search_limits,
+    Call, ProgressStream, draw_offer_reason, final_message, principal_variations, progress_message, search_limits,
     stop_reason,
 };
 use super::super::variant::AnalysisCalls;
@@ -167,9 +167,9 @@ impl AnalysisCalls for Game {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::AnalyzeResponse, Error> {
-        let job = job(engine, r, self, deadline)?;
+        let job = job(engine, r, self, call.deadline)?;
         let pos = job.game.position().clone();
         let searched = on_time(engine, job.budget, job.work()).await?;
         Ok(searched_response(&pos, &searched, engine.tt.hit_rate()))
@@ -179,9 +179,9 @@ impl AnalysisCalls for Game {
         self,
         engine: &Arc<Engine>,
         r: &proto::AnalyzeRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<ProgressStream, Error> {
-        let job = job(engine, r, self, deadline)?;
+        let job = job(engine, r, self, call.deadline)?;
         let pos = job.game.position().clone();
         let last = pos.clone();
         let messages = StreamMessages {
@@ -197,13 +197,13 @@ impl AnalysisCalls for Game {
         self,
         engine: &Arc<Engine>,
         r: &proto::HintRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::HintResponse, Error> {
         super::check_notations(&r.notations, "notations")?;
         let game = self;
         check_not_over(&game)?;
         let position = game.position().clone();
-        let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, deadline) };
+        let job = Job { game, params: Params::default(), budget: think(engine, r.movetime_ms, call.deadline) };
         let out = on_time(engine, job.budget, job.work()).await?.outcome;
         let best = out.best.ok_or_else(|| Error::FailedPrecondition("the side to move has no legal move".into()))?;
         Ok(proto::HintResponse {
@@ -217,7 +217,7 @@ impl AnalysisCalls for Game {
         self,
         engine: &Arc<Engine>,
         r: &proto::EvaluateDrawOfferRequest,
-        deadline: Option<Deadline>,
+        call: &Call,
     ) -> Result<proto::EvaluateDrawOfferResponse, Error> {
         let game = self;
         check_not_over(&game)?;
@@ -232,7 +232,7 @@ impl AnalysisCalls for Game {
                 ),
             ));
         }
-        let budget = think(engine, r.movetime_ms, deadline);
+        let budget = think(engine, r.movetime_ms, call.deadline);
         let verdict = engine
             .run(budget.until, move |engine, stop| {
                 search::judge_draw_offer(

@@ -24,10 +24,15 @@ impl StoreKey {
     /// position with its clocks (the FEN: move-count limits, Janggi's passes), the
     /// part of the history that the rules can still judge (every position since the
     /// last capture with the ply that led to it: repetition cycles), a handicap's
-    /// rules, the number of lines, and the evaluation (`classical` or a net's identity:
-    /// replicas with different nets keep apart).
-    pub fn of(game: &BoardGame, multipv: usize, evaluation: &str) -> StoreKey {
+    /// rules, the number of lines, the evaluation (`classical` or a net's identity:
+    /// replicas with different nets keep apart), and the tenant whose searches they
+    /// are (`scope`; none: shared by every caller).
+    pub fn of(game: &BoardGame, multipv: usize, evaluation: &str, scope: Option<&str>) -> StoreKey {
         let mut text = String::with_capacity(256);
+        if let Some(tenant) = scope {
+            // A tenant's name has no `|`, but its length keeps any name apart anyway.
+            let _ = write!(text, "tenant:{}:{tenant}|", tenant.len());
+        }
         let _ = write!(text, "{}|{:?}|{multipv}|{evaluation}|{}|", game.variant(), game.rules(), game.fen());
         let history = match game {
             BoardGame::Xiangqi(g, _) => {
@@ -75,22 +80,30 @@ mod tests {
 
     #[test]
     fn the_same_question_has_the_same_key() {
-        assert_eq!(StoreKey::of(&game(&["h2e2"]), 1, "classical"), StoreKey::of(&game(&["h2e2"]), 1, "classical"));
-        assert!(StoreKey::of(&game(&[]), 1, "classical").as_str().starts_with(KEY_PREFIX));
+        assert_eq!(
+            StoreKey::of(&game(&["h2e2"]), 1, "classical", None),
+            StoreKey::of(&game(&["h2e2"]), 1, "classical", None)
+        );
+        assert!(StoreKey::of(&game(&[]), 1, "classical", None).as_str().starts_with(KEY_PREFIX));
     }
 
     #[test]
-    fn lines_rules_history_and_evaluation_each_change_the_key() {
-        let base = StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "classical");
-        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "nnue-0123456789abcdef"));
-        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 2, "classical"));
+    fn lines_rules_history_evaluation_and_tenant_each_change_the_key() {
+        let base = StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "classical", None);
+        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "nnue-0123456789abcdef", None));
+        assert_ne!(base, StoreKey::of(&game(&["h2e2", "h9g7"]), 2, "classical", None));
         let ruled = game(&["h2e2", "h9g7"]).with_rules(Some(RuleSet::default_for(Variant::Xiangqi))).unwrap();
-        assert_ne!(base, StoreKey::of(&ruled, 1, "classical"));
+        assert_ne!(base, StoreKey::of(&ruled, 1, "classical", None));
         // The same position with the same clocks reached by another order of moves:
         // its history can make other repetitions, so it is another question.
         let one_order = game(&["h2e2", "h9g7", "b2d2"]);
         let another = game(&["b2d2", "h9g7", "h2e2"]);
         assert_eq!(one_order.fen(), another.fen());
-        assert_ne!(StoreKey::of(&one_order, 1, "classical"), StoreKey::of(&another, 1, "classical"));
+        assert_ne!(StoreKey::of(&one_order, 1, "classical", None), StoreKey::of(&another, 1, "classical", None));
+        // Each tenant's searches are its own, and none is the shared one.
+        let of = |tenant| StoreKey::of(&game(&["h2e2", "h9g7"]), 1, "classical", tenant);
+        assert_ne!(of(Some("a")), of(Some("b")));
+        assert_ne!(of(Some("a")), base);
+        assert_eq!(of(Some("a")), of(Some("a")));
     }
 }

@@ -148,6 +148,8 @@ pub struct StoreConfig {
     pub ttl: Duration,
     /// The longest a lookup or a write may take before the call goes on without it.
     pub timeout: Duration,
+    /// Whether tenants share stored searches (by default each tenant's are its own).
+    pub shared_across_tenants: bool,
 }
 
 impl StoreConfig {
@@ -159,12 +161,13 @@ impl StoreConfig {
 
 impl Default for StoreConfig {
     /// The server's memory, 100,000 entries or 64 MiB, entries kept a day, 25 ms per
-    /// operation.
+    /// operation, each tenant's searches its own.
     fn default() -> StoreConfig {
         StoreConfig {
             kind: StoreKind::Memory { max_entries: 100_000, max_bytes: 64 << 20 },
             ttl: Duration::from_secs(86_400),
             timeout: Duration::from_millis(25),
+            shared_across_tenants: false,
         }
     }
 }
@@ -516,7 +519,7 @@ mod tests {
     fn key(moves: &[&str]) -> StoreKey {
         let mut game = BoardGame::startpos(Variant::Xiangqi);
         game.play_iccs(moves.iter().copied()).unwrap();
-        StoreKey::of(&game, 1, "classical")
+        StoreKey::of(&game, 1, "classical", None)
     }
 
     /// Waits until `done` holds (written in the background), or gives up after a minute.
