@@ -11,6 +11,7 @@ use crate::api::convert::ContentLimits;
 use crate::api::fairplay::Models;
 use crate::api::jobs::{self, DEFAULT_TENANT, Submitter};
 use crate::api::proto::{self, job_service_server::JobService};
+use crate::engine::Deadline;
 use crate::engine::queue::{Cancelled, JobId, JobQueue, JobRecord, QueueError, Submitted, valid_tenant};
 use crate::search::nnue::Evaluation;
 
@@ -158,6 +159,10 @@ impl JobService for Jobs {
             }
         }
         let with_results = !r.without_results;
+        // The watch ends at the call's deadline (the client's, or the server's limit on a
+        // call), so that a watch of jobs that take hours holds no place that long.
+        let deadline =
+            request.extensions().get::<Deadline>().map(|d| tokio::time::Instant::from_std(d.arrived + d.timeout));
         let (tx, rx) = tokio::sync::mpsc::channel(16);
         tokio::spawn(async move {
             let mut last = vec![None; ids.len()];
@@ -188,8 +193,13 @@ impl JobService for Jobs {
                 if last.iter().all(|s| s.is_none_or(|s| s.state.is_final())) {
                     return;
                 }
+                let next = tokio::time::Instant::now() + WATCH_POLL;
+                if deadline.is_some_and(|d| d <= next) {
+                    let _ = tx.send(Err(Status::deadline_exceeded("the watch's deadline: watch again"))).await;
+                    return;
+                }
                 tokio::select! {
-                    _ = tokio::time::sleep(WATCH_POLL) => {}
+                    _ = tokio::time::sleep_until(next) => {}
                     _ = tx.closed() => return,
                 }
             }

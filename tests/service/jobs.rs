@@ -311,6 +311,34 @@ async fn the_queue_at_its_bound_refuses_the_next_job_and_keeps_the_others() {
     running.shutdown().await;
 }
 
+#[tokio::test]
+async fn a_watch_of_jobs_that_do_not_end_ends_at_the_calls_deadline() {
+    let redis = Redis::start();
+    // No worker: the jobs stay queued. Every call may take 1.5 s.
+    let config = ServerConfig {
+        engine: small_engine(),
+        jobs: Some(jobs_config(&redis, 0, 10)),
+        request_timeout: Duration::from_millis(1500),
+        ..Default::default()
+    };
+    let running = start(config).await;
+    let mut jobs = client(&running).await;
+    let submitted = jobs
+        .submit_jobs(proto::SubmitJobsRequest { jobs: vec![submission("a", Work::Audit(audit(2)))] })
+        .await
+        .unwrap()
+        .into_inner();
+    let names = vec![submitted.jobs[0].name.clone()];
+    let request = proto::WatchJobsRequest { names, without_results: true };
+    let mut stream = jobs.watch_jobs(request).await.unwrap().into_inner();
+    let first = stream.message().await.unwrap().expect("the job as it stands");
+    assert_eq!(first.state, proto::JobState::Queued as i32);
+    let end = tokio::time::timeout(DEADLINE, stream.message()).await.expect("the watch ends").unwrap_err();
+    assert_eq!(end.code(), Code::DeadlineExceeded, "{end:?}");
+    assert!(end.message().contains("watch again"), "{end:?}");
+    running.shutdown().await;
+}
+
 async fn job_service_status(health: &mut HealthClient<Channel>, service: &str) -> i32 {
     let request = HealthCheckRequest { service: service.into() };
     health.check(request).await.map(|r| r.into_inner().status).unwrap_or(-1)
