@@ -101,6 +101,12 @@ impl Default for EngineConfig {
 /// The least time a search admitted after a wait has before its call's deadline.
 pub const MIN_SEARCH: Duration = Duration::from_millis(10);
 
+/// Whether a search admitted at `now` after a wait still has [`MIN_SEARCH`] before
+/// `until` (its call's deadline less the margin to answer in).
+fn time_to_search(until: Option<Instant>, now: Instant) -> bool {
+    until.is_none_or(|until| until.saturating_duration_since(now) >= MIN_SEARCH)
+}
+
 /// A call's deadline: when the call arrived and how long its client (or the server's
 /// request timeout) gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,7 +254,9 @@ impl Engine {
             wait = wait.min(until.saturating_duration_since(Instant::now()).saturating_sub(MIN_SEARCH));
         }
         match tokio::time::timeout(wait, self.permits.clone().acquire_owned()).await {
-            Ok(Ok(p)) => Ok(Permit { _held: p }),
+            // A busy runtime may wake the waiter after its window: a search then would
+            // have no time and its answer would come after the call's deadline.
+            Ok(Ok(p)) if time_to_search(until, Instant::now()) => Ok(Permit { _held: p }),
             _ => {
                 metrics::counter!("chuhe_search_rejected_total").increment(1);
                 Err(EngineError::Busy)
@@ -430,6 +438,15 @@ pub fn deadline(budget: Option<Duration>) -> Option<Instant> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_search_admitted_late_after_a_wait_is_refused() {
+        let now = Instant::now();
+        assert!(time_to_search(None, now));
+        assert!(time_to_search(Some(now + MIN_SEARCH), now));
+        assert!(!time_to_search(Some(now + MIN_SEARCH - Duration::from_millis(1)), now));
+        assert!(!time_to_search(Some(now), now + Duration::from_millis(5)), "past its deadline");
+    }
 
     fn one_thread() -> Arc<Engine> {
         Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() })

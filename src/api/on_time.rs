@@ -123,6 +123,10 @@ impl<M: Clone, S: Copy> Watch<M, S> {
             self.progress().last = Some((report.clone(), used()));
             on_depth(report);
         });
+        if budget.until.is_some_and(|until| Instant::now() > until) {
+            // Its answer leaves after the point its call's deadline left for it.
+            metrics::counter!("chuhe_searches_past_deadline_total").increment(1);
+        }
         Searched { outcome, movetime, cpu: used(), late: false }
     }
 }
