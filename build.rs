@@ -21,7 +21,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bytes = fds.encode_to_vec();
     let descriptor_path = out.join("chuhe_descriptor.bin");
     std::fs::write(&descriptor_path, &bytes)?;
-    tonic_prost_build::configure().build_client(true).build_server(true).compile_fds(fds)?;
+    // The generated servers and clients name the field of a request that does not decode
+    // as the proto does (`position.moves[1]`), with the API's own codec.
+    tonic_prost_build::configure()
+        .build_client(true)
+        .build_server(true)
+        .codec_path("crate::service::codec::ApiCodec")
+        .compile_fds(fds)?;
     pbjson_build::Builder::new().register_descriptors(&bytes)?.build(&[".chuhe"])?;
     Ok(())
 }

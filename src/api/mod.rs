@@ -29,10 +29,14 @@ pub mod rules;
 pub mod searching;
 /// The RPCs in a Three Kingdoms game (its rules, notation and analysis answers).
 pub mod three_kingdoms;
+/// A request that does not decode, its field named as the proto names it.
+pub mod undecodable;
 /// What each RPC asks of a game, one trait per service, and the one hand-off by variant.
 pub mod variant;
 /// Protobuf bytes written by hand where building messages would cost too much.
 pub mod wire;
+/// Protobuf bytes read one message's level at a time, to where they break.
+pub mod wire_fields;
 /// A worker: jobs taken from the queue and done under their leases.
 pub mod worker;
 

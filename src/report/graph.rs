@@ -2,7 +2,8 @@
 //! the book, forced and decided plies shaded, and each inaccuracy, mistake and blunder
 //! marked in its colour and shape with its ply and move in a `<title>` (shown on hover,
 //! no script). The curve's points follow the answer's plies in order, one each; each
-//! marker and band carries its ply as `data-ply`.
+//! marker carries its ply as `data-ply`, each band its first and last plies as
+//! `data-ply` and `data-last-ply` (a run of forced or decided plies is one band).
 
 use std::fmt::Write as _;
 
@@ -68,7 +69,8 @@ pub fn evaluation_graph(answer: &proto::AuditGameResponse, game_plies: usize, va
     );
     let _ = write!(
         s,
-        r#"<title>{red}'s win probability after each ply</title><defs><pattern id="forced-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="{BOOK}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{FORCED_HATCH}" stroke-width="2"/></pattern></defs>"#
+        r#"<title>{red}'s win probability after each ply</title><defs><pattern id="forced-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="{BOOK}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{FORCED_HATCH}" stroke-width="2"/></pattern>{}</defs>"#,
+        FLAGS.iter().map(|f| f.definition()).collect::<String>()
     );
     let _ = write!(s, r##"<rect x="{LEFT}" y="{TOP}" width="{PLOT_W}" height="{PLOT_H}" fill="#FFFFFF"/>"##);
     bands(&mut s, &axis, answer, book.min(axis.plies));
@@ -86,7 +88,7 @@ pub fn evaluation_graph(answer: &proto::AuditGameResponse, game_plies: usize, va
         if let Some(flag) = flag_of(p.class) {
             let _ = write!(
                 s,
-                r#"<g class="marker {}" data-ply="{ply}" transform="translate({px:.1} {py:.1})"><title>{}</title>{}</g>"#,
+                r##"<g class="marker {}" data-ply="{ply}" transform="translate({px:.1} {py:.1})"><title>{}</title><use href="#marker-{}"/></g>"##,
                 flag.name,
                 esc(&format!(
                     "Ply {ply} ({}): {}, {} ({} cp lost); engine: {}",
@@ -96,7 +98,7 @@ pub fn evaluation_graph(answer: &proto::AuditGameResponse, game_plies: usize, va
                     p.cp_loss,
                     p.best_move
                 )),
-                flag.marker(6.5)
+                flag.name
             );
         }
     }
@@ -105,7 +107,9 @@ pub fn evaluation_graph(answer: &proto::AuditGameResponse, game_plies: usize, va
     s
 }
 
-/// The shaded plies: the book as one band, then each forced or decided ply.
+/// The shaded plies: the book as one band, then each run of forced plies and of
+/// decided ones (plies that follow each other, each forced, or each decided and not
+/// forced) as one.
 fn bands(s: &mut String, axis: &Axis, answer: &proto::AuditGameResponse, book: usize) {
     if book > 0 {
         let _ = write!(
@@ -114,18 +118,27 @@ fn bands(s: &mut String, axis: &Axis, answer: &proto::AuditGameResponse, book: u
             book as f64 * axis.slot()
         );
     }
+    let shade = |p: &proto::AuditPly| match (p.forced, p.decided) {
+        (true, _) => Some(("forced", "url(#forced-hatch)")),
+        (false, true) => Some(("decided", DECIDED)),
+        (false, false) => None,
+    };
+    let mut runs: Vec<(&str, &str, usize, usize)> = Vec::new();
     for p in &answer.plies {
         let ply = p.move_index as usize + 1;
-        let (class, fill, what) = match (p.forced, p.decided) {
-            (true, _) => ("forced", "url(#forced-hatch)", "forced"),
-            (false, true) => ("decided", DECIDED, "decided"),
-            (false, false) => continue,
-        };
+        let Some((what, fill)) = shade(p) else { continue };
+        match runs.last_mut() {
+            Some(run) if run.0 == what && run.3 + 1 == ply => run.3 = ply,
+            _ => runs.push((what, fill, ply, ply)),
+        }
+    }
+    for (what, fill, first, last) in runs {
+        let plies = if first == last { format!("Ply {first}") } else { format!("Plies {first} to {last}") };
         let _ = write!(
             s,
-            r#"<rect class="band {class}" data-ply="{ply}" x="{:.1}" y="{TOP}" width="{:.2}" height="{PLOT_H}" fill="{fill}"><title>Ply {ply}: {what}, not counted</title></rect>"#,
-            axis.slot_left(ply),
-            axis.slot()
+            r#"<rect class="band {what}" data-ply="{first}" data-last-ply="{last}" x="{:.1}" y="{TOP}" width="{:.2}" height="{PLOT_H}" fill="{fill}"><title>{plies}: {what}, not counted</title></rect>"#,
+            axis.slot_left(first),
+            axis.slot() * (last + 1 - first) as f64
         );
     }
 }
@@ -226,9 +239,9 @@ fn legend(s: &mut String) {
     for flag in FLAGS {
         let _ = write!(
             s,
-            r##"<g transform="translate({:.1} 16)">{}</g><text x="{:.1}" y="16" font-size="12" fill="#222" dominant-baseline="central">{}</text>"##,
+            r##"<use href="#marker-{}" transform="translate({:.1} 16)"/><text x="{:.1}" y="16" font-size="12" fill="#222" dominant-baseline="central">{}</text>"##,
+            flag.name,
             at + 7.0,
-            flag.marker(6.5),
             at + 19.0,
             flag.label
         );

@@ -1,8 +1,8 @@
 //! The audit page: an AuditGame answer as one self-contained HTML page (inline SVG and
 //! CSS, no script, nothing fetched), for a reviewer to look at and send on: the header
 //! with the game and every audit parameter, the evaluation graph with the flagged
-//! plies marked, each side's figures, a board diagram per mistake and blunder, and the
-//! table of every audited ply.
+//! plies marked, each side's figures, a board diagram for each of the worst mistakes
+//! and blunders with the others listed, and the table of every audited ply.
 //!
 //! The page is built from the answer alone, and from the audited game when it is known
 //! (the board diagrams, the players' names and the result need it): the command line
@@ -12,6 +12,7 @@ pub mod board;
 pub mod escape;
 pub mod fairplay;
 pub mod graph;
+pub mod mistakes;
 pub mod page;
 pub mod palette;
 pub mod tables;
@@ -25,6 +26,7 @@ use crate::rules::board::Board;
 use crate::rules::types::Move;
 use crate::search::Score;
 
+pub use mistakes::MAX_DIAGRAMS;
 pub use page::render_page;
 
 /// What the page is made of: the answer, and the game when it is known.

@@ -1,19 +1,17 @@
 //! The HTML page: the header (the game, its result, every audit parameter), the
-//! evaluation graph, each side's figures, a diagram per mistake and blunder and the
-//! table of plies, with the style sheet inline. The markup is well-formed XML as well
+//! evaluation graph, each side's figures, the mistakes and blunders (the worst on the
+//! board) and the table of plies, with the style sheet inline. The markup is well-formed XML as well
 //! as HTML, so that a reader can parse it with either.
 
 use std::fmt::Write as _;
 
-use super::board::diagram;
 use super::escape::esc;
 use super::graph::evaluation_graph;
-use super::palette::{flag_of, has_diagram};
+use super::mistakes::mistakes;
 use super::tables::{plies_table, sides_table};
-use super::{AuditPage, page_variant, score_text, side_name};
+use super::{AuditPage, page_variant, side_name};
 use crate::api::proto;
 use crate::game::Variant;
-use crate::rules::types::Move;
 
 const STYLE: &str = include_str!("style.css");
 
@@ -43,7 +41,7 @@ pub fn render_page(page: &AuditPage) -> String {
         side_name(variant, proto::Player::Red as i32)
     );
     let _ = write!(s, r#"<section id="sides"><h2>Per side</h2>{}</section>"#, sides_table(&summary, variant));
-    diagrams(&mut s, page, variant);
+    mistakes(&mut s, page, variant);
     let _ = write!(
         s,
         r#"<section id="plies"><h2>Every audited ply</h2><p class="note">Scores in centipawns from the mover's view, in the position before the move (M<i>n</i>: a mate in <i>n</i> moves, -M<i>n</i>: mated); the loss is the engine's score less the played move's. Forced and decided plies are left out of the figures.</p>{}</section>"#,
@@ -115,47 +113,66 @@ fn header(s: &mut String, page: &AuditPage, variant: Variant, summary: &proto::A
     s.push_str("</dl></header>");
 }
 
-/// A diagram per mistake and blunder: the position before the move, the move played
-/// and the engine's drawn as arrows.
-fn diagrams(s: &mut String, page: &AuditPage, variant: Variant) {
-    let flagged: Vec<&proto::AuditPly> = page.answer.plies.iter().filter(|p| has_diagram(p.class)).collect();
-    s.push_str(r#"<section id="diagrams"><h2>Mistakes and blunders on the board</h2>"#);
-    if flagged.is_empty() {
-        s.push_str(r#"<p class="note">No mistake or blunder.</p></section>"#);
-        return;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{AuditedGame, MAX_DIAGRAMS};
+
+    /// The most a ply adds to the page, whatever it holds (see the worst ply below).
+    const MOST_BYTES_PER_PLY: usize = 850;
+    /// The page without its plies: style, header, the graph's frame, the diagrams.
+    const MOST_FIXED_BYTES: usize = 1 << 20;
+
+    /// `plies` moves of the horses out and back, every piece kept on the board, so that
+    /// each diagram is as large as a diagram gets.
+    fn shuffle(plies: usize) -> AuditedGame {
+        let moves = ["b0c2", "b9c7", "c2b0", "c7b9"].iter().cycle().take(plies).map(|m| m.to_string()).collect();
+        let position = proto::Position { variant: proto::Variant::Xiangqi as i32, moves, ..Default::default() };
+        AuditedGame::new(&position, 0, &[], None).expect("a legal game")
     }
-    let Some(game) = page.game else {
-        s.push_str(
-            r#"<p class="note">The board diagrams need the audited game (its record or its moves).</p></section>"#,
-        );
-        return;
-    };
-    let _ = write!(
-        s,
-        r#"<p class="note">Arrows: <span class="key-played">solid, the move played</span>; <span class="key-engine">dashed, the engine's move</span>. {} at the bottom.</p><div class="diagrams">"#,
-        side_name(variant, proto::Player::Red as i32)
-    );
-    let mut indices: Vec<usize> = flagged.iter().map(|p| p.move_index as usize).collect();
-    indices.sort_unstable();
-    let boards = game.boards_before(&indices);
-    for p in flagged {
-        let index = p.move_index as usize;
-        let Ok(at) = boards.binary_search_by_key(&index, |b| b.0) else { continue };
-        let ply = index + 1;
-        let flag = flag_of(p.class).map_or("", |f| f.name);
-        let side = side_name(variant, p.mover);
-        let label = format!("Ply {ply}, {side} to move: played {}, engine {}", p.played_move, p.best_move);
-        let svg =
-            diagram(variant, &boards[at].1, Move::parse_iccs(&p.played_move), Move::parse_iccs(&p.best_move), &label);
-        let _ = write!(
-            s,
-            r##"<figure class="diagram {flag}" data-ply="{ply}">{svg}<figcaption><a href="#ply-{ply}">Ply {ply}</a>, {side}, {flag}: played <b class="key-played">{}</b> ({}), engine <b class="key-engine">{}</b> ({}); {} cp lost</figcaption></figure>"##,
-            esc(&p.played_move),
-            esc(&score_text(p.played_score.as_ref())),
-            esc(&p.best_move),
-            esc(&score_text(p.best_score.as_ref())),
-            p.cp_loss
-        );
+
+    /// Every ply at its largest: a blunder with both notes, the longest scores and
+    /// numbers, a clock; forced and decided by turns, so that no two bands merge.
+    fn worst_answer(game: &AuditedGame) -> proto::AuditGameResponse {
+        let score = |v| Some(proto::Score { value: Some(v) });
+        let plies = (0..game.plies())
+            .map(|i| proto::AuditPly {
+                move_index: i as u32,
+                mover: if i % 2 == 0 { proto::Player::Black } else { proto::Player::Red } as i32,
+                played_move: game.move_text(i).unwrap_or_default(),
+                best_move: "b0a2".into(),
+                best_score: score(proto::score::Value::Cp(-29_999)),
+                played_score: score(proto::score::Value::Mate(-120)),
+                played_rank: 8,
+                cp_loss: 1000,
+                win_probability_loss: 0.999,
+                class: proto::AuditMoveClass::Blunder as i32,
+                forced: i % 2 == 0,
+                decided: true,
+                near_best: 8,
+                depth: 120,
+                nodes: 10_000_000,
+                clock_ms: 86_400_000,
+                ..Default::default()
+            })
+            .collect();
+        proto::AuditGameResponse { plies, summary: None }
     }
-    s.push_str("</div></section>");
+
+    fn page_bytes(plies: usize) -> usize {
+        let game = shuffle(plies);
+        let answer = worst_answer(&game);
+        let page = render_page(&AuditPage { answer: &answer, game: Some(&game) });
+        assert_eq!(page.matches(r#"<figure class="diagram"#).count(), MAX_DIAGRAMS);
+        page.len()
+    }
+
+    #[test]
+    fn a_page_grows_by_its_plies_and_no_more() {
+        let (short, long) = (page_bytes(1_000), page_bytes(2_000));
+        let per_ply = (long - short) / 1_000;
+        assert!(per_ply <= MOST_BYTES_PER_PLY, "{per_ply} bytes a ply");
+        let fixed = short - 1_000 * per_ply;
+        assert!(fixed <= MOST_FIXED_BYTES, "{fixed} bytes beyond the plies");
+    }
 }

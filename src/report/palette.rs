@@ -77,11 +77,19 @@ impl Flag {
         }
     }
 
-    /// A small stand-alone badge of the marker, for the legend and the tables.
+    /// The marker's definition, `marker-NAME`, drawn once in the graph's `<defs>` and
+    /// used by every marker and badge of the class.
+    pub fn definition(self) -> String {
+        format!(r#"<g id="marker-{}">{}</g>"#, self.name, self.marker(6.5))
+    }
+
+    /// A small badge of the marker, for the tables: a use of its definition, so that a
+    /// table of thousands of flagged plies does not repeat the shape (the page holds the
+    /// graph, which defines it).
     pub fn badge(self) -> String {
         format!(
-            r#"<svg class="badge" viewBox="-8 -8 16 16" width="14" height="14" aria-hidden="true">{}</svg>"#,
-            self.marker(6.0)
+            r##"<svg class="badge" viewBox="-8 -8 16 16" aria-hidden="true"><use href="#marker-{}"/></svg>"##,
+            self.name
         )
     }
 }

@@ -78,7 +78,9 @@ pub fn sides_table(summary: &proto::AuditSummary, variant: Variant) -> String {
 }
 
 /// Every audited ply, in game order; a flagged ply's row carries its class, and its
-/// anchor `ply-N` is what the diagrams link to.
+/// anchor `ply-N` is what the diagrams link to. A game may have thousands of plies, so
+/// that a row holds its values and no more: the cells are aligned by column in the style
+/// sheet, and a badge is a use of the graph's marker.
 pub fn plies_table(answer: &proto::AuditGameResponse, variant: Variant) -> String {
     let with_clock = answer.plies.iter().any(|p| p.clock_ms > 0);
     let mut s = String::from(r#"<div class="scroll"><table class="plies"><thead><tr>"#);
@@ -108,12 +110,12 @@ pub fn plies_table(answer: &proto::AuditGameResponse, variant: Variant) -> Strin
     for p in &answer.plies {
         let ply = u64::from(p.move_index) + 1;
         let flag = flag_of(p.class);
-        let class = flag.map_or("", |f| f.name);
         let notes = ply_notes(p).join(", ");
         let rank = if p.played_rank == 0 { "-".to_string() } else { p.played_rank.to_string() };
         let _ = write!(
             s,
-            r#"<tr id="ply-{ply}" class="ply {class}" data-ply="{ply}"><td>{ply}</td><td class="tx">{}</td><td class="tx mv">{}</td><td class="tx mv">{}</td><td>{}</td><td>{}</td><td>{rank}</td><td>{}</td><td>{:.1} %</td><td class="tx">{}{}</td><td class="tx">{notes}</td><td>{}</td><td>{}</td><td>{}</td>"#,
+            r#"<tr id="ply-{ply}"{}><td>{ply}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{rank}</td><td>{}</td><td>{:.1} %</td><td>{}{}</td><td>{notes}</td><td>{}</td><td>{}</td><td>{}</td>"#,
+            flag.map_or_else(String::new, |f| format!(r#" class="{}""#, f.name)),
             side_name(variant, p.mover),
             esc(&p.played_move),
             esc(&p.best_move),

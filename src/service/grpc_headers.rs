@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use http::{HeaderMap, HeaderValue, Request};
 
+use crate::api::undecodable::{UNDECODABLE, field_of_report};
+
 /// The `grpc-status` of headers or trailers, first given the code the gRPC convention
 /// names for what the framework rejects: a message over the size limit is
 /// RESOURCE_EXHAUSTED (the framework says OUT_OF_RANGE), a message that does not decode
@@ -14,11 +16,11 @@ pub(super) fn status_of(headers: &mut HeaderMap) -> Option<tonic::Code> {
     let code = tonic::Code::from_bytes(headers.get("grpc-status")?.as_bytes());
     let message = headers.get("grpc-message").map_or_else(Vec::new, |m| percent_decoded(m.as_bytes()));
     let public = public_code(code, &message);
-    if let Some(undecodable) = message.strip_prefix(UNDECODABLE.as_bytes())
+    if let Some(report) = message.strip_prefix(UNDECODABLE.as_bytes())
         && public == tonic::Code::InvalidArgument
-        && !headers.contains_key("grpc-status-details-bin")
     {
-        let (field, reason) = decoder_field(&String::from_utf8_lossy(undecodable));
+        let (field, reason) =
+            located_field(headers).unwrap_or_else(|| field_of_report(&String::from_utf8_lossy(report)));
         // A message that does not decode is a bad field like any other.
         super::errors::bad_request(field, reason).add_header(headers).ok();
     } else if public != code {
@@ -27,26 +29,14 @@ pub(super) fn status_of(headers: &mut HeaderMap) -> Option<tonic::Code> {
     Some(public)
 }
 
-/// The start of the message of a request that does not decode.
-const UNDECODABLE: &str = "failed to decode Protobuf message: ";
-
-/// The field path and the reason of what the decoder reports: its fields, innermost
-/// first (`Position.fen: ListLegalMovesRequest.position: invalid string value`), as a
-/// path from the request (`position.fen`); none when the request itself is broken.
-fn decoder_field(report: &str) -> (String, String) {
-    let mut fields = Vec::new();
-    let mut rest = report;
-    while let Some((step, after)) = rest.split_once(": ")
-        && let Some((message, field)) = step.split_once('.')
-        && [message, field]
-            .iter()
-            .all(|name| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-    {
-        fields.push(field);
-        rest = after;
-    }
-    fields.reverse();
-    (fields.join("."), rest.to_string())
+/// The field and reason the API's decoder found in the request's bytes, from the
+/// status's `google.rpc.BadRequest` ([`super::codec::NamingDecoder`]); none from the
+/// decoder of another service (health, reflection), whose report alone names them.
+fn located_field(headers: &HeaderMap) -> Option<(String, String)> {
+    headers.get("grpc-status-details-bin")?;
+    let status = tonic::Status::from_header_map(headers)?;
+    let violation = tonic_types::StatusExt::get_details_bad_request(&status)?.field_violations.into_iter().next()?;
+    Some((violation.field, violation.description))
 }
 
 /// The bytes of a percent-encoded `grpc-message` (a bad escape is kept as it is).
@@ -151,16 +141,28 @@ mod tests {
     #[test]
     fn the_decoders_report_names_the_field_from_the_request() {
         let report = "Position.fen: ListLegalMovesRequest.position: invalid string value: data is not UTF-8 encoded";
-        assert_eq!(
-            decoder_field(report),
-            ("position.fen".into(), "invalid string value: data is not UTF-8 encoded".into())
-        );
-        assert_eq!(decoder_field("invalid tag value: 0"), (String::new(), "invalid tag value: 0".into()));
         let mut headers = HeaderMap::new();
         Status::internal(format!("{UNDECODABLE}{report}")).add_header(&mut headers).unwrap();
         assert_eq!(status_of(&mut headers), Some(tonic::Code::InvalidArgument));
         let status = Status::from_header_map(&headers).unwrap();
         let details = tonic_types::StatusExt::get_details_bad_request(&status).expect("a BadRequest");
         assert_eq!(details.field_violations[0].field, "position.fen");
+        assert_eq!(status.message(), "position.fen: invalid string value: data is not UTF-8 encoded");
+
+        // The field the API's decoder located in the bytes is the one named.
+        let report = "Position.moves: ValidateMoveRequest.position: invalid string value: data is not UTF-8 encoded";
+        let located =
+            tonic_types::ErrorDetails::with_bad_request_violation("position.moves[1]", "invalid string value");
+        let mut headers = HeaderMap::new();
+        <Status as tonic_types::StatusExt>::with_error_details(
+            tonic::Code::Internal,
+            format!("{UNDECODABLE}{report}"),
+            located,
+        )
+        .add_header(&mut headers)
+        .unwrap();
+        assert_eq!(status_of(&mut headers), Some(tonic::Code::InvalidArgument));
+        let status = Status::from_header_map(&headers).unwrap();
+        assert_eq!(status.message(), "position.moves[1]: invalid string value");
     }
 }

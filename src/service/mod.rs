@@ -13,7 +13,8 @@ pub mod auth;
 mod blocking;
 /// What a call carries from one layer to the next: its tenant and its place.
 pub mod call;
-mod codec;
+/// The codecs of the API's calls: the generated servers' and clients', and ListLegalMoves'.
+pub mod codec;
 mod connection;
 /// The accept loop: connections under limits, TLS and shutdown.
 pub mod connections;

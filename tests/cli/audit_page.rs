@@ -13,11 +13,13 @@ use std::process::{Command, Output};
 use chuhe::api::audit::{HASH_MB, centipawns, win_probability};
 use chuhe::api::convert::ContentLimits;
 use chuhe::api::proto;
+use chuhe::report::MAX_DIAGRAMS;
 use chuhe::search::Score;
 use roxmltree::{Document, Node};
 
 use crate::browser::{TempDir, picture, visit};
 use crate::common::data_path;
+use crate::common::rng::Rng;
 
 /// Nodes per ply: small, so that a whole game is audited in seconds.
 const NODES: &str = "2000";
@@ -216,9 +218,10 @@ fn pieces_before(record: &Path, index: usize) -> BTreeSet<(String, char)> {
 /// before the move on their points and the played and the engine's move as arrows.
 fn check_diagrams(doc: &Document, a: &Audited) -> usize {
     let diagrams = elements(doc, "figure", "diagram");
-    let wanted: Vec<&proto::AuditPly> =
-        a.answer.plies.iter().filter(|p| matches!(flag_name(p.class), Some("mistake" | "blunder"))).collect();
-    assert_eq!(diagrams.len(), wanted.len(), "a diagram per mistake and blunder");
+    let mut wanted = worst_mistakes(&a.answer);
+    wanted.truncate(MAX_DIAGRAMS);
+    wanted.sort_by_key(|p| p.move_index);
+    assert_eq!(diagrams.len(), wanted.len(), "a diagram per mistake and blunder, the worst at most");
     for (d, p) in diagrams.iter().zip(&wanted) {
         assert_eq!(ply_of(d), p.move_index as usize + 1);
         let drawn: BTreeSet<(String, char)> = d
@@ -240,6 +243,20 @@ fn check_diagrams(doc: &Document, a: &Audited) -> usize {
         }
     }
     wanted.len()
+}
+
+/// The table has a row per audited ply, in order, each with its anchor and, when
+/// flagged, its class.
+fn check_rows(doc: &Document, answer: &proto::AuditGameResponse) {
+    let rows: Vec<Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("tr") && n.attribute("id").is_some_and(|id| id.starts_with("ply-")))
+        .collect();
+    assert_eq!(rows.len(), answer.plies.len(), "a row per audited ply");
+    for (row, p) in rows.iter().zip(&answer.plies) {
+        assert_eq!(row.attribute("id"), Some(format!("ply-{}", p.move_index + 1).as_str()));
+        assert_eq!(row.attribute("class"), flag_name(p.class), "ply {}", p.move_index + 1);
+    }
 }
 
 /// Every parameter of the audit is in the header, as the answer gives it.
@@ -311,10 +328,11 @@ fn check_page(a: &Audited, players: [&str; 2], result: &str) -> (usize, usize) {
     for p in a.answer.plies.iter().filter(|p| p.forced || p.decided) {
         let ply = p.move_index as usize + 1;
         let class = if p.forced { "forced" } else { "decided" };
-        assert!(elements(&doc, "rect", class).iter().any(|r| ply_of(r) == ply), "ply {ply} shaded {class}");
+        let last_of = |r: &Node| r.attribute("data-last-ply").and_then(|l| l.parse::<usize>().ok());
+        let shaded = elements(&doc, "rect", class).iter().any(|r| ply_of(r) <= ply && last_of(r) >= Some(ply));
+        assert!(shaded, "ply {ply} shaded {class}");
     }
-    let rows = elements(&doc, "tr", "ply");
-    assert_eq!(rows.len(), a.answer.plies.len(), "a row per audited ply");
+    check_rows(&doc, &a.answer);
     let graph = elements(&doc, "svg", "graph");
     assert_eq!(graph.len(), 1);
     assert_eq!(&a.html[graph[0].range()], a.svg.as_str(), "--svg writes the page's graph");
@@ -428,4 +446,115 @@ fn the_page_in_a_headless_browser() {
     assert!(seen.errors.iter().any(|e| e.contains("seen")), "{:?}", seen.errors);
     assert!(seen.errors.iter().any(|e| e.contains("missing.png")), "{:?}", seen.errors);
     assert!(picture(&seen.png).inked < 0.01, "a blank page reads blank");
+}
+
+/// The page's size beyond its plies: style, header, graph frame and the diagrams.
+const FIXED_BYTES: usize = 1 << 20;
+/// The most a ply adds to the page.
+const BYTES_PER_PLY: usize = 500;
+
+/// `plies` random legal moves from the start (seeded), none of which leaves the other
+/// side without a move, so that the game runs as long as asked.
+fn random_game(plies: usize, seed: u64) -> Vec<String> {
+    use chuhe::rules::types::MoveList;
+    use chuhe::rules::xiangqi::Position;
+    let mut rng = Rng(seed | 1);
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    let has_moves = |p: &Position| {
+        let mut list = MoveList::new();
+        p.legal_moves(&mut list);
+        !list.is_empty()
+    };
+    while moves.len() < plies {
+        let mut list = MoveList::new();
+        position.legal_moves(&mut list);
+        let legal: Vec<_> = list.iter().copied().collect();
+        let first = rng.below(legal.len());
+        let m = (0..legal.len())
+            .map(|i| legal[(first + i) % legal.len()])
+            .find(|&m| {
+                let mut after = position.clone();
+                after.play_unchecked(m);
+                has_moves(&after)
+            })
+            .expect("a move that does not end the game");
+        position.play_unchecked(m);
+        moves.push(m.to_string());
+    }
+    moves
+}
+
+/// Worst first: the larger loss, then the larger win probability loss, then the
+/// earlier ply.
+fn worst_first(a: &proto::AuditPly, b: &proto::AuditPly) -> std::cmp::Ordering {
+    b.cp_loss
+        .cmp(&a.cp_loss)
+        .then(b.win_probability_loss.total_cmp(&a.win_probability_loss))
+        .then(a.move_index.cmp(&b.move_index))
+}
+
+/// The mistakes and blunders of `answer`, worst first.
+fn worst_mistakes(answer: &proto::AuditGameResponse) -> Vec<&proto::AuditPly> {
+    let mut flagged: Vec<&proto::AuditPly> =
+        answer.plies.iter().filter(|p| matches!(flag_name(p.class), Some("mistake" | "blunder"))).collect();
+    flagged.sort_by(|a, b| worst_first(a, b));
+    flagged
+}
+
+#[test]
+fn a_long_games_page_draws_the_worst_mistakes_and_lists_the_others() {
+    use chuhe::engine::{Engine, EngineConfig};
+    use chuhe::report::{AuditPage, AuditedGame, render_page};
+    let plies = 2_000;
+    let position = proto::Position {
+        variant: proto::Variant::Xiangqi as i32,
+        moves: random_game(plies, 56),
+        ..Default::default()
+    };
+    let request = proto::AuditGameRequest {
+        position: Some(position.clone()),
+        nodes_per_ply: 50,
+        multipv: 2,
+        ..Default::default()
+    };
+    let engine = Engine::new(EngineConfig { hash_mb: 1, workers: 1, ..EngineConfig::default() });
+    let limits = ContentLimits { max_game_plies: usize::MAX };
+    let answer = chuhe::api::audit::audit_here(&engine, &request, limits, &mut |_| {}).expect("an audit");
+    let game = AuditedGame::new(&position, 0, &[], None).expect("the game");
+    let html = render_page(&AuditPage { answer: &answer, game: Some(&game) });
+
+    let flagged = worst_mistakes(&answer);
+    assert!(flagged.len() > 4 * MAX_DIAGRAMS, "random moves make many mistakes: {}", flagged.len());
+    let ply = |p: &&proto::AuditPly| p.move_index as usize + 1;
+    let worst: BTreeSet<usize> = flagged[..MAX_DIAGRAMS].iter().map(ply).collect();
+    let others: BTreeSet<usize> = flagged[MAX_DIAGRAMS..].iter().map(ply).collect();
+
+    let doc = parse(&html);
+    let drawn: BTreeSet<usize> = elements(&doc, "figure", "diagram").iter().map(ply_of).collect();
+    assert_eq!(drawn, worst, "the worst {MAX_DIAGRAMS} mistakes and blunders are drawn");
+    let listed: BTreeMap<usize, String> = elements(&doc, "table", "undrawn")
+        .iter()
+        .flat_map(|t| {
+            t.descendants().filter(|n| n.has_tag_name("tr") && n.parent().is_some_and(|p| p.has_tag_name("tbody")))
+        })
+        .map(|row| {
+            let link = row.descendants().find(|n| n.has_tag_name("a")).expect("a link to the ply's row");
+            let target = link.attribute("href").expect("an href").trim_start_matches("#ply-");
+            (target.parse().expect("a ply"), text_of(&row))
+        })
+        .collect();
+    assert_eq!(listed.keys().copied().collect::<BTreeSet<_>>(), others, "the other ones are listed, not drawn");
+    for p in &flagged[MAX_DIAGRAMS..] {
+        let row = &listed[&ply(p)];
+        let class = flag_name(p.class).unwrap();
+        assert!(row.contains(&p.played_move) && row.contains(class) && row.contains(&p.cp_loss.to_string()), "{row}");
+    }
+    check_rows(&doc, &answer);
+    assert!(
+        html.len() <= FIXED_BYTES + BYTES_PER_PLY * plies,
+        "{} bytes for {plies} plies: {} a ply",
+        html.len(),
+        html.len() / plies
+    );
 }

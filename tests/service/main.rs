@@ -34,3 +34,4 @@ mod slow_clients;
 mod tenant_fairness;
 mod three_kingdoms;
 mod tls;
+mod undecodable;
