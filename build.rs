@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
-        .codec_path("crate::service::codec::ApiCodec")
+        .codec_path("crate::api::codec::ApiCodec")
         .compile_fds(fds)?;
     pbjson_build::Builder::new().register_descriptors(&bytes)?.build(&[".chuhe"])?;
     Ok(())

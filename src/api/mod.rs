@@ -7,6 +7,9 @@
 pub mod analysis;
 /// AuditGame: the engine's evidence for every ply of a game.
 pub mod audit;
+/// The codec of the generated servers and clients: a request that does not decode names
+/// its field as the proto does.
+pub mod codec;
 /// Messages to and from the domain for the 9x10 games.
 pub mod convert;
 /// The API's errors, independent of any transport.
