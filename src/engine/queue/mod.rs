@@ -18,6 +18,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 mod redis;
+mod replies;
 mod scripts;
 
 pub use redis::{KEY_PREFIX, RedisQueue, RedisQueueConfig};

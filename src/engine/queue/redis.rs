@@ -8,6 +8,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{Client, IntoConnectionInfo, Value};
 
+use super::replies::{bytes, items, text, unexpected};
 use super::scripts;
 use super::{
     Cancelled, Failed, JobId, JobKind, JobQueue, JobRecord, JobStanding, JobState, Lease, MAX_PLATFORM_ID_BYTES,
@@ -98,33 +99,6 @@ fn token() -> String {
     let mut text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     text.push_str(&format!("-{:x}", now_ms()));
     text
-}
-
-fn bytes(v: &Value) -> Option<&[u8]> {
-    match v {
-        Value::BulkString(b) => Some(b),
-        Value::SimpleString(s) => Some(s.as_bytes()),
-        _ => None,
-    }
-}
-
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::Int(n) => Some(n.to_string()),
-        Value::Okay => Some("OK".into()),
-        other => bytes(other).map(|b| String::from_utf8_lossy(b).into_owned()),
-    }
-}
-
-fn items(v: &Value) -> &[Value] {
-    match v {
-        Value::Array(items) | Value::Set(items) => items,
-        _ => &[],
-    }
-}
-
-fn unexpected(what: &str, v: &Value) -> QueueError {
-    QueueError::Unreachable(format!("unexpected reply to {what}: {v:?}"))
 }
 
 impl RedisQueue {
